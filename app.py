@@ -1,0 +1,104 @@
+"""The 詩牌 web app: create_app() wires config, blueprints, error handlers and the script switch.
+
+This is the only place (with views/) that imports Flask; all poetry logic lives in the poetry package.
+Run it with `python app.py` (127.0.0.1:5000) or `flask --app app run`.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from poetry.errors import PoetryError
+
+
+def _instance_secret(instance_path: str) -> str:
+    """A random secret kept in instance/, so a fresh clone is safe without any setting."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: embedded defaults, then FLASK_* / DATABASE_URL / SECRET_KEY, then test_config."""
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "shipai.sqlite3"),
+        DATA_DIR=None,  # None: the repository's data/
+        MAX_CONTENT_LENGTH=1 * 1024 * 1024,
+        JSON_AS_ASCII=False,
+    )
+    app.config.from_prefixed_env()
+    for name in ("DATABASE_URL", "SECRET_KEY"):
+        if os.environ.get(name):
+            app.config[name] = os.environ[name]
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
+    app.json.ensure_ascii = False
+
+    from views import check, judge, pages, rounds, themes
+
+    for module in (pages, check, rounds, themes, judge):
+        app.register_blueprint(module.bp)
+        init = getattr(module, "init_app", None)
+        if init is not None:
+            init(app)
+
+    _register_error_handlers(app)
+    pages.register_script_switch(app)
+    return app
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def _register_error_handlers(app: Flask) -> None:
+    """PoetryError → 400/422, HTTP errors keep their code; the API answers JSON, pages answer HTML."""
+
+    def respond(status: int, error: str, detail: str):
+        if _wants_json():
+            return jsonify(error=error, detail=detail), status
+        return render_template("error.html", status=status, error=error, detail=detail), status
+
+    @app.errorhandler(PoetryError)
+    def poetry_error(exc: PoetryError):
+        return respond(exc.status, type(exc).__name__, exc.message)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        detail = exc.description if isinstance(exc.description, str) else ""
+        return respond(exc.code or 500, exc.name, _CHINESE_HTTP.get(exc.code, "") or detail)
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        app.logger.exception("unhandled error")
+        return respond(500, "Internal Server Error", "伺服器出錯了，您的內容未遺失，請稍後再試。")
+
+
+_CHINESE_HTTP = {
+    400: "",  # keep the view's own message
+    403: "",
+    404: "找不到這個頁面或資料。",
+    405: "不支援這種請求方法。",
+    413: "內容太長了。",
+    415: "請以 JSON 送出。",
+    429: "操作太頻繁，請稍候再試。",
+}
+
+
+if __name__ == "__main__":
+    application = create_app()
+    runner = getattr(application, "socketio_run", None)
+    if runner is not None:
+        runner(host="127.0.0.1", port=5000)
+    else:
+        application.run(host="127.0.0.1", port=5000)

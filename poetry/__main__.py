@@ -1,0 +1,3 @@
+from poetry.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,82 @@
+"""`python -m poetry`: check, deal, themes and grade from the command line.
+
+Each subcommand reads a file or standard input, calls one function of the package and prints text
+or JSON. Errors in the input give a Chinese message on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from poetry.errors import PoetryError
+
+
+def _read_input(path: str | None) -> str:
+    """Read FILE, or standard input for '-' or no argument."""
+    if path in (None, "-"):
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def get_parser() -> argparse.ArgumentParser:
+    """The argument parser, separate from main() so tests can inspect it."""
+    parser = argparse.ArgumentParser(prog="python -m poetry", description="詩牌：平仄檢查、發牌、主題、評品")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    # --- check (owner: checker) -------------------------------------------------------------
+    check = sub.add_parser("check", help="檢查一首詩的平仄、押韻與格律")
+    check.add_argument("file", nargs="?", default="-", help="詩文檔案，- 或省略為標準輸入")
+    check.add_argument("--rhyme-book", choices=["pingshui", "xinyun"], default="pingshui")
+    check.add_argument("--format", choices=["text", "json", "jsonl"], default="text")
+    check.set_defaults(handler=_cmd_check)
+
+    # --- deal (owner: tiles) ----------------------------------------------------------------
+    deal = sub.add_parser("deal", help="洗牌、數筆畫、發牌")
+    deal.add_argument("--seed", type=int, default=None, help="固定種子以重現發牌")
+    deal.add_argument("--format", choices=["text", "json"], default="text")
+    deal.set_defaults(handler=_cmd_deal)
+
+    # --- themes (owner: themes) -------------------------------------------------------------
+    themes = sub.add_parser("themes", help="把一手牌的字歸成題材")
+    themes.add_argument("file", nargs="?", default="-")
+    themes.add_argument("--format", choices=["text", "json"], default="text")
+    themes.set_defaults(handler=_cmd_themes)
+
+    # --- grade (owner: grading) -------------------------------------------------------------
+    grade = sub.add_parser("grade", help="評定一首詩的品第")
+    grade.add_argument("file", nargs="?", default="-")
+    grade.add_argument("--format", choices=["text", "json", "jsonl"], default="text")
+    grade.set_defaults(handler=_cmd_grade)
+    return parser
+
+
+def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    raise NotImplementedError("check")
+
+
+def _cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
+    raise NotImplementedError("deal")
+
+
+def _cmd_themes(args: argparse.Namespace, out: TextIO) -> int:
+    raise NotImplementedError("themes")
+
+
+def _cmd_grade(args: argparse.Namespace, out: TextIO) -> int:
+    raise NotImplementedError("grade")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `python -m poetry`; returns the exit status."""
+    args = get_parser().parse_args(argv)
+    try:
+        return args.handler(args, sys.stdout)
+    except PoetryError as exc:
+        print(f"錯誤：{exc.message}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"錯誤：無法讀取檔案：{exc.filename}", file=sys.stderr)
+        return 2

@@ -1,0 +1,41 @@
+"""The app factory, config layering, the script switch and the import boundary."""
+
+import subprocess
+import sys
+
+from app import create_app
+
+
+def test_config_layers(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///" + str(tmp_path / "env.db"))
+    app = create_app({"TESTING": True})
+    assert app.config["DATABASE_URL"].endswith("env.db")
+    assert app.config["SECRET_KEY"]
+    assert not create_app().testing
+
+
+def test_index_is_traditional_by_default(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "詩牌" in page and "首頁" in page
+
+
+def test_script_switch_converts_pages(client):
+    response = client.get("/script/hans", headers={"Referer": "http://localhost/"})
+    assert response.status_code == 302
+    page = client.get("/").get_data(as_text=True)
+    assert "首页" in page and "首頁" not in page
+    client.get("/script/hant")
+    assert "首頁" in client.get("/").get_data(as_text=True)
+
+
+def test_unknown_page_is_404_in_chinese(client):
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    assert "找不到" in response.get_data(as_text=True)
+    api = client.get("/api/no-such-thing")
+    assert api.status_code == 404 and api.is_json and api.get_json()["detail"]
+
+
+def test_import_poetry_does_not_load_flask():
+    code = "import sys, poetry; assert 'flask' not in sys.modules, 'poetry imported flask'"
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,5 @@
+"""Blueprint for the rounds feature (filled in by its issue)."""
+
+from flask import Blueprint
+
+bp = Blueprint("rounds", __name__)
