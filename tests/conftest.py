@@ -28,3 +28,82 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+# --- browser tests ------------------------------------------------------------------------------
+# Playwright drives Debian's chromium (/usr/bin/chromium); scripts/test.sh installs it.
+
+import os
+import shutil
+import threading
+
+from werkzeug.serving import make_server
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+SCREENSHOTS = os.path.join(os.path.dirname(__file__), "..", "test-artifacts")
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """The app served on a free loopback port in a thread; yields its base URL."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-test",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}",
+        }
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless chromium for the session."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"chromium not found at {CHROMIUM}: run `bash scripts/test.sh`, which installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Factory for pages in separate browser contexts (separate cookies: one per player)."""
+    contexts = []
+
+    def make(viewport=None, **kwargs):
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, **kwargs)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, name: str) -> str:
+    """Save a full-page screenshot under test-artifacts/ and return its path (to look at, and for docs/)."""
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    path = os.path.abspath(os.path.join(SCREENSHOTS, f"{name}.png"))
+    page.screenshot(path=path, full_page=True)
+    return path
