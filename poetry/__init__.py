@@ -10,8 +10,32 @@ from poetry.errors import (
     UnknownCharacterError,
     UnsupportedFormError,
 )
+from poetry.tiles import (
+    Deal,
+    Tile,
+    commitment,
+    deal_hands,
+    deal_round,
+    first_seat,
+    load_tile_set,
+    replay_deal,
+    shuffle_stack,
+    validate_tile_set,
+    verify_deal,
+)
 
 __all__ = [
+    "Deal",
+    "Tile",
+    "commitment",
+    "deal_hands",
+    "deal_round",
+    "first_seat",
+    "load_tile_set",
+    "replay_deal",
+    "shuffle_stack",
+    "validate_tile_set",
+    "verify_deal",
     "InvalidHandError",
     "MalformedPoemError",
     "PoetryError",

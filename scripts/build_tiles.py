@@ -1,0 +1,247 @@
+"""Build data/tiles.json (the standard 600 tiles) and data/strokes.tsv (stroke counts) — deterministic.
+
+    python scripts/build_tiles.py [--corpus ../shared/corpus/quantangshi.jsonl.gz] [--unihan FILE]
+
+Selection, separately for 平 and 仄 (300 each), under the 平水韻 of poetry.prosody:
+  * candidates: characters of the Tang corpus (全唐詩, chinese-poetry, MIT) used at least MIN_COUNT times,
+    found in the rhyme book in that form, whose common readings have ONE tone class (可平可仄 excluded),
+    with a Unihan stroke count; the corpus's known wrong forms are left out;
+  * the characters the game's description names (山 峰 洞 石 澗 壑 江 萍 湖 草 煙 浦 漁 磯) are always in;
+  * word classes are balanced with quotas (名 noun, 動 verb, 形 adjective, 虛 function word: pronouns,
+    numerals, adverbs, prepositions, particles), tagged by jieba.posseg on the simplified form and
+    corrected by the hand tables below for classical usage;
+  * 平 rhyme groups: the common groups get at least GROUP_MIN characters so that a 150-tile hand usually
+    offers several rhymes (scripts/bench_deal.py measures it);
+  * within those constraints, the most used characters win (ties broken by the character, so the
+    output is the same on every run).
+Stroke counts: Unihan kTotalStrokes (Unicode licence); where two values are given the second, the
+traditional (zh-Hant) count, is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import collections
+import datetime
+import gzip
+import json
+import logging
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from poetry.prosody import Tone, get_rhyme_book  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "quantangshi.jsonl.gz"
+UNIHAN = Path("/usr/share/unicode/Unihan_IRGSources.txt.bz2")
+MIN_COUNT = 30
+NAMED = "山峰洞石澗壑江萍湖草煙浦漁磯"
+#: Wrong traditional forms in the corpus (its README) and editorial characters.
+EXCLUDE = set("鬆徵幹裏錄")
+
+#: Word-class quotas per tone (of 300).
+QUOTA = {
+    "平": {"名": 138, "動": 72, "形": 54, "虛": 36},
+    "仄": {"名": 132, "動": 78, "形": 48, "虛": 42},
+}
+#: The common 平 groups and the least number of tiles each gets.
+GROUP_MIN = 12
+COMMON_PING_GROUPS = 12
+
+# Classical usage where jieba's modern single-character tags mislead (its tags come from modern words).
+FUNCTION = set(
+    "不無何此如自在是其之而於以與亦又已未莫皆猶須將欲還復更共獨惟唯誰幾乃則且或若豈焉哉乎也矣兮者所"
+    "曾便只最甚皆仍休勿非然雖因由乃即每各諸吾我爾汝君彼斯茲何哪安寧孰奚胡盍況既竟纔才方始終"
+    "一二三四五六七八九十百千萬兩半數"
+)
+VERB = set(
+    "來歸見知去出入起坐臥行飛落開流成登逢隨尋驚鳴啼思懷憐憶愛恨笑哭送別寄遊歌舞醉眠看聽聞望"
+    "得作到問至照散轉發動生死居留辭傷吟啼攀移持攜承侵翻傾懸迷消逐倚拂掩映接指舉遇積種報守"
+    "破變想顧惜取住感飲念載喜帶待往用度引寄宿覺始使合忽轉會"
+)
+ADJECTIVE = set(
+    "清高明多新閑孤幽微殘遙悲虛丹黃紅青白碧翠綠紫素寒深長遠近古老少小大好晚早靜冷暗細美貴"
+    "苦亂滿空香芳晴陰荒衰貧佳狂雄危茫繁奇哀寥稀悠疏寂淡輕重低斜平安全良精英直易急薄暫永俗"
+)
+NOUN_FIX = set("日月天雲花春秋年時風山水夜雨雪海竹松石江湖草煙浦漁磯萍峰洞壑澗")
+
+
+def corpus_counts(path: Path) -> collections.Counter:
+    """Character counts of the poems' lines, without editorial notes in parentheses or brackets."""
+    notes = re.compile(r"（[^）]*）|\([^)]*\)")
+    counts: collections.Counter = collections.Counter()
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            for para in json.loads(line)["paragraphs"]:
+                counts.update(notes.sub("", para))
+    return counts
+
+
+def unihan_strokes(path: Path) -> dict[str, int]:
+    """kTotalStrokes per character; the traditional count where Unihan gives two."""
+    table = {}
+    opener = bz2.open if path.suffix == ".bz2" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if "\tkTotalStrokes\t" in line:
+                cp, _, value = line.rstrip("\n").split("\t")
+                table[chr(int(cp[2:], 16))] = int(value.split()[-1])
+    return table
+
+
+def word_class(char: str, tagger, t2s) -> str:
+    """名 / 動 / 形 / 虛 for one character, classical usage first."""
+    if char in NOUN_FIX:
+        return "名"
+    if char in FUNCTION:
+        return "虛"
+    if char in VERB:
+        return "動"
+    if char in ADJECTIVE:
+        return "形"
+    flag = tagger.lcut(t2s.convert(char))[0].flag
+    if flag[0] in "v":
+        return "動"
+    if flag[0] in "az" or flag == "b":
+        return "形"
+    if flag[0] in "dpcurmqyeo" or flag == "zg":
+        return "虛"
+    return "名"
+
+
+def select(tone: str, cands: list[dict], group_min: int, common_groups: int) -> list[dict]:
+    """Pick 300 characters of one tone: named first, then group minima (平), then by use within quotas."""
+    quota = dict(QUOTA[tone])
+    chosen: dict[str, dict] = {}
+
+    def take(c: dict, force: bool = False) -> bool:
+        if c["char"] in chosen or len(chosen) >= 300:
+            return False
+        if not force and quota[c["class"]] <= 0:
+            return False
+        chosen[c["char"]] = c
+        quota[c["class"]] -= 1
+        return True
+
+    for c in cands:
+        if c["char"] in NAMED:
+            take(c, force=True)
+    if tone == "平":
+        weight = collections.Counter()
+        for c in cands:
+            weight[c["rhyme"]] += c["count"]
+        for group, _ in weight.most_common(common_groups):
+            have = sum(1 for c in chosen.values() if c["rhyme"] == group)
+            for c in cands:
+                if have >= group_min:
+                    break
+                if c["rhyme"] == group and take(c):
+                    have += 1
+    for c in cands:
+        take(c)
+    for c in cands:  # a class ran out of candidates: fill with the most used of any class
+        take(c, force=True)
+    return sorted(chosen.values(), key=lambda c: (-c["count"], c["char"]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--unihan", type=Path, default=UNIHAN)
+    parser.add_argument("--out", type=Path, default=ROOT / "data")
+    parser.add_argument("--group-min", type=int, default=GROUP_MIN)
+    parser.add_argument("--common-groups", type=int, default=COMMON_PING_GROUPS)
+    args = parser.parse_args(argv)
+
+    import jieba
+    import jieba.posseg
+    import opencc
+
+    jieba.setLogLevel(logging.WARNING)
+    tagger = jieba.posseg.POSTokenizer(jieba.Tokenizer())
+    t2s = opencc.OpenCC("t2s")
+
+    book = get_rhyme_book("pingshui")
+    counts = corpus_counts(args.corpus)
+    strokes = unihan_strokes(args.unihan)
+
+    cands: dict[str, list[dict]] = {"平": [], "仄": []}
+    for char, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        if (n < MIN_COUNT and char not in NAMED) or char in EXCLUDE or char not in strokes:
+            continue
+        info = book.lookup(char)
+        if info.guessed or info.canonical != char or info.tone not in (Tone.PING, Tone.ZE):
+            continue
+        tone = info.tone.value
+        group = next(r.group for r in info.readings if r.tone == info.tone)
+        cands[tone].append({"char": char, "tone": tone, "rhyme": group, "strokes": strokes[char],
+                            "count": n, "class": word_class(char, tagger, t2s)})
+
+    tiles = []
+    for tone in ("平", "仄"):
+        picked = select(tone, cands[tone], args.group_min, args.common_groups)
+        assert len(picked) == 300, (tone, len(picked))
+        tiles += picked
+    missing = set(NAMED) - {t["char"] for t in tiles}
+    assert not missing, missing
+
+    doc = {
+        "description": "詩牌 standard tile set: 600 characters, 300 平 (朱) / 300 仄 (墨) under the 平水韻",
+        "generated_by": "scripts/build_tiles.py",
+        "date": datetime.date.today().isoformat(),
+        "sources": {
+            "selection": "character use in 全唐詩 (chinese-poetry, MIT licence)",
+            "tone_and_rhyme": "data/pingshui.tsv (平水韻, via poetry.prosody)",
+            "strokes": "Unihan kTotalStrokes, traditional count (Unicode licence)",
+        },
+        "fields": {"char": "character", "tone": "平|仄", "rhyme": "平水韻 group", "strokes": "stroke count",
+                   "colour": "朱 for 平, 墨 for 仄", "class": "名 noun, 動 verb, 形 adjective, 虛 function word",
+                   "count": "uses in 全唐詩"},
+        "tiles": [
+            {"char": t["char"], "tone": t["tone"], "rhyme": t["rhyme"], "strokes": t["strokes"],
+             "colour": "朱" if t["tone"] == "平" else "墨", "class": t["class"], "count": t["count"]}
+            for t in tiles
+        ],
+    }
+    out = args.out / "tiles.json"
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write("{\n")
+        for key in ("description", "generated_by", "date", "sources", "fields"):
+            fh.write(f"  {json.dumps(key)}: {json.dumps(doc[key], ensure_ascii=False)},\n")
+        fh.write('  "tiles": [\n')
+        rows = [json.dumps(t, ensure_ascii=False) for t in doc["tiles"]]
+        fh.write(",\n".join(f"    {r}" for r in rows))
+        fh.write("\n  ]\n}\n")
+
+    # Stroke counts of every character of the rhyme book, for custom tile sets.
+    rows = sorted((c, strokes[c]) for c in {ch for ch, _ in _book_chars(book)} if c in strokes)
+    with open(args.out / "strokes.tsv", "w", encoding="utf-8") as fh:
+        fh.write("# Stroke counts (Unihan kTotalStrokes; the traditional count where two are given) of the\n"
+                 "# characters of data/pingshui.tsv. Source: Unicode Unihan database, Unicode licence.\n"
+                 f"# Generated by scripts/build_tiles.py on {doc['date']}; do not edit.\n")
+        for char, n in rows:
+            fh.write(f"{char}\t{n}\n")
+
+    mix = collections.Counter((t["tone"], t["class"]) for t in tiles)
+    groups = collections.Counter(t["rhyme"] for t in tiles if t["tone"] == "平")
+    print(f"wrote {out}: {len(tiles)} tiles; {len(rows)} stroke counts")
+    for tone in ("平", "仄"):
+        print(tone, {k: mix[(tone, k)] for k in ("名", "動", "形", "虛")})
+    print("平 groups:", " ".join(f"{g}{n}" for g, n in groups.most_common()))
+    return 0
+
+
+def _book_chars(book):
+    """(char, group) pairs of the rhyme book's characters."""
+    groups = book.groups() if callable(book.groups) else book.groups
+    for group in groups:
+        for char in book.chars_in_group(group):
+            yield char, group
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
