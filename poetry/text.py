@@ -1,11 +1,35 @@
 """Script conversion and text clean-up (簡 ↔ 繁) shared by the checker, the UI and the themes.
 
-OpenCC does the conversion; converters are built once on first use.
+OpenCC does the conversion; converters are built once on first use. ``parse_poem`` turns what a poet
+types or pastes into lines of characters ready for the rhyme book::
+
+    >>> poem = parse_poem("《登鹳雀楼》\\n白日依山尽，黄河入海流。欲穷千里目，更上一层楼。")
+    >>> poem.title, poem.lines[1], poem.script
+    ('登鹳雀楼', '黃河入海流', 'hans')
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
+
+from poetry.errors import MalformedPoemError
+
+#: Longest text accepted (characters, whitespace included).
+MAX_LENGTH = 2000
+
+#: Punctuation that ends a line of verse (full- and half-width); newlines and spaces split too.
+LINE_BREAKS = "，。？！；、,.?!;"
+_SPLIT_RE = re.compile(r"[，。？！；、,.?!;\s\u3000]+")
+#: Editorial notes in parentheses, full- or half-width: 「(明年 一作：年年)」, 「（一作「行」）」.
+_NOTE_RE = re.compile(r"[（(][^（）()]*[）)]")
+_TITLE_RE = re.compile(r"^\s*《([^》]+)》\s*(.*)$")
+#: Chars kept in a line: CJK ideographs, 〇, and □ for a gap (the checker marks it unknown).
+_KEEP_RE = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af〇□]")
+_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]")
 
 
 @cache
@@ -31,3 +55,168 @@ def to_traditional(text: str) -> str:
     '白雲深處有人家'
     """
     return _converter("s2t").convert(text)
+
+
+@cache
+def _simplified_table() -> MappingProxyType:
+    """Simplified char → its traditional forms (data/variants.tsv rows of kind s2t, from Unihan)."""
+    from poetry.data import read_tsv
+
+    return MappingProxyType({row[0]: tuple(row[2].split()) for row in read_tsv("variants.tsv") if row[1] == "s2t"})
+
+
+def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, ...]:
+    """Every traditional form a simplified char may stand for, ``chosen`` (OpenCC's pick) first.
+
+    >>> traditional_candidates("干")
+    ('乾', '幹', '干')
+    >>> traditional_candidates("发", chosen="髮")
+    ('髮', '發')
+    >>> traditional_candidates("山")
+    ('山',)
+    """
+    forms = _simplified_table().get(char)
+    if forms is None:
+        return (chosen or char,)
+    if chosen and chosen in forms:
+        return (chosen,) + tuple(f for f in forms if f != chosen)
+    return ((chosen,) if chosen else ()) + forms
+
+
+@dataclass(frozen=True)
+class ParsedPoem:
+    """A poem cleaned for checking.
+
+    ``lines`` are in traditional characters (simplified input goes through OpenCC s2t, phrase-aware),
+    ``original_lines`` the same characters as typed; both have the same shape. ``alternatives`` runs
+    parallel to ``lines``: for each char the traditional forms it may stand for, the chosen one first
+    (干 in 「一干二净」 → ('乾', '幹', '干')); for traditional input each tuple holds the char alone.
+    A checker can merge the readings of all alternatives of a simplified char.
+    """
+
+    title: str | None
+    lines: tuple[str, ...]
+    original_lines: tuple[str, ...]
+    script: str  #: "hant" or "hans"
+    alternatives: tuple[tuple[tuple[str, ...], ...], ...]
+
+    @property
+    def chars(self) -> str:
+        """All characters of the body, traditional."""
+        return "".join(self.lines)
+
+
+def strip_notes(text: str) -> str:
+    """Remove editorial notes in parentheses (nested ones too) and the [ ] around restored chars.
+
+    >>> strip_notes("明月(明年 一作：年年)照[松]間")
+    '明月照松間'
+    """
+    previous = None
+    while previous != text:
+        previous, text = text, _NOTE_RE.sub("", text)
+    return text.replace("[", "").replace("]", "").replace("［", "").replace("］", "")
+
+
+def _segments(line: str) -> list[str]:
+    """Verse lines of one raw line: split on punctuation and spaces, keep Chinese chars only."""
+    out = []
+    for piece in _SPLIT_RE.split(line):
+        piece = _KEEP_RE.sub("", piece)
+        if piece:
+            out.append(piece)
+    return out
+
+
+def detect_script(text: str) -> str:
+    """"hans" or "hant": chars only simplified script uses (东 说, per Unihan) against chars OpenCC
+    would simplify (東 說); chars of both scripts (里 干 后 尽) decide only when nothing else does.
+
+    >>> detect_script("白云深处有人家"), detect_script("白雲深處有人家"), detect_script("故鄉里")
+    ('hans', 'hant', 'hant')
+    """
+    han = "".join(_HAN_RE.findall(text))
+    table = _simplified_table()
+    simplified_only = sum(1 for c in han if c in table and c not in table[c])
+    traditional_only = sum(a != b for a, b in zip(han, to_simplified(han)))
+    if simplified_only == traditional_only:
+        simplified_only = sum(a != b for a, b in zip(han, to_traditional(han)))
+    return "hans" if simplified_only > traditional_only else "hant"
+
+
+def _split_title(raw_lines: list[str]) -> tuple[str | None, list[str]]:
+    """Take a title (and an author line) off the top: 《…》, or short unpunctuated lines of another length."""
+    if not raw_lines:
+        return None, raw_lines
+    match = _TITLE_RE.match(raw_lines[0])
+    if match:
+        rest = match.group(2)
+        body = raw_lines[1:]
+        # 「《登高》杜甫」: an author after the title is dropped; verse after it is kept.
+        if rest and any(p in rest for p in LINE_BREAKS):
+            body = [rest] + body
+        return match.group(1).strip() or None, body
+    if len(raw_lines) < 2:
+        return None, raw_lines
+    body_lengths = Counter(len(s) for line in raw_lines[1:] for s in _segments(line))
+    if not body_lengths:
+        return None, raw_lines
+    typical = body_lengths.most_common(1)[0][0]
+    title: str | None = None
+    body = raw_lines
+    # At most a title and an author line ("杜甫", "唐·杜甫"), each unpunctuated and off the verse length.
+    for _ in range(2):
+        head = body[0]
+        segs = _segments(head)
+        if len(body) < 2 or not segs or any(p in head for p in LINE_BREAKS[:6]):
+            break
+        if any(len(s) == typical for s in segs):
+            break
+        if title is None:
+            title = " ".join(head.split())
+        elif len("".join(segs)) > 8:
+            break
+        body = body[1:]
+    return title, body
+
+
+def parse_poem(text: str) -> ParsedPoem:
+    """Clean a typed or pasted poem: title, punctuation, notes and spaces off; lines split.
+
+    >>> parse_poem("床前明月光，疑是地上霜。").lines
+    ('床前明月光', '疑是地上霜')
+
+    Raises MalformedPoemError (Chinese message) for empty text, text without Chinese, a single line
+    or more than 2,000 characters.
+    """
+    if text is None or not text.strip():
+        raise MalformedPoemError("沒有輸入詩句：請輸入或貼上一首詩。")
+    if len(text) > MAX_LENGTH:
+        raise MalformedPoemError(f"文字太長：最多 {MAX_LENGTH} 字，現有 {len(text)} 字。")
+    if not _HAN_RE.search(text):
+        raise MalformedPoemError("沒有找到漢字：請輸入中文詩句。")
+    raw_lines = [line for line in strip_notes(text).splitlines() if line.strip()]
+    title, body = _split_title(raw_lines)
+    original = tuple(seg for line in body for seg in _segments(line))
+    if not original:
+        raise MalformedPoemError("沒有找到詩句：只有標題或標點。")
+    if len(original) < 2:
+        raise MalformedPoemError("只有一句：一首詩至少要兩句，請用標點或換行分句。")
+    script = detect_script("".join(original))
+    if script == "hans":
+        lines = tuple(_to_traditional_line(line) for line in original)
+        alternatives = tuple(
+            tuple(traditional_candidates(s, t) for s, t in zip(o, line)) for o, line in zip(original, lines)
+        )
+    else:
+        lines = original
+        alternatives = tuple(tuple((c,) for c in line) for line in original)
+    return ParsedPoem(title, lines, original, script, alternatives)
+
+
+def _to_traditional_line(line: str) -> str:
+    """OpenCC s2t of one line, char by char when a phrase would change its length."""
+    converted = to_traditional(line)
+    if len(converted) == len(line):
+        return converted
+    return "".join(to_traditional(c) if len(to_traditional(c)) == 1 else c for c in line)

@@ -1,0 +1,306 @@
+"""The rhyme books: 平水韻 (default) and 中華新韻; for each character its readings, 平/仄 and rhyme group.
+
+A book answers every character: found directly, through a variant spelling (青 → 靑, 说 → 説), through a
+simplified form (发 → 發/髮, readings merged), or, in no book at all, by a guess from modern Mandarin that
+the result marks (``CharInfo.guessed``). Usage::
+
+    >>> book = get_rhyme_book()
+    >>> book.tone_of("東"), book.tone_of("月"), book.tone_of("看")
+    (<Tone.PING: '平'>, <Tone.ZE: '仄'>, <Tone.EITHER: '可平可仄'>)
+    >>> book.rhyme_groups_of("青")
+    ('下平九靑',)
+
+Tables are parsed once on first use (``get_rhyme_book`` is cached) and CharInfo objects are built lazily
+and memoised, so start-up stays small and a lookup is one dict access. opencc and pypinyin are imported
+only for the guesses and the 新韻.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from types import MappingProxyType
+
+from poetry.data import data_path
+from poetry.errors import UnsupportedFormError
+
+
+class Tone(str, Enum):
+    """A character's tone class; the values are what the UI and the JSON show."""
+
+    PING = "平"  #: level tone (平聲)
+    ZE = "仄"  #: oblique tones (上 去 入)
+    EITHER = "可平可仄"  #: 多音字 whose 平 and 仄 readings are both in real use
+    UNKNOWN = "?"  #: in no book and no guess possible
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a character in a rhyme book.
+
+    >>> Reading("上平一東", Tone.PING, "平", True).group
+    '上平一東'
+    """
+
+    group: str  #: 平水韻 "上平一東" "下平一先" "上聲一董" "去聲一送" "入聲一屋"; 新韻 "一麻" …
+    tone: Tone  #: PING or ZE
+    sisheng: str  #: "平" "上" "去" "入" (新韻: "陰平" "陽平" "上" "去")
+    common: bool  #: False: a rare reading; accepted, but marked for the poet to confirm (自校)
+
+
+@dataclass(frozen=True)
+class CharInfo:
+    """Everything a book says about one character."""
+
+    char: str  #: as written
+    canonical: str  #: the form found in the book (variant- and script-mapped)
+    readings: tuple[Reading, ...]  #: all readings, common first; () when guessed or unknown
+    tone: Tone  #: from the common readings (EITHER when they have both tones)
+    rare_tones: frozenset[Tone]  #: tones only a rare reading gives
+    guessed: bool  #: not in the book: ``tone`` guessed from modern Mandarin (pypinyin), may be wrong
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """Rhyme groups of all readings, common first: 看 → ('上平十四寒', '去聲十五翰')."""
+        return tuple(dict.fromkeys(r.group for r in self.readings))
+
+
+def _tone_from(tones: set[Tone]) -> Tone:
+    if Tone.PING in tones and Tone.ZE in tones:
+        return Tone.EITHER
+    if tones:
+        return next(iter(tones))
+    return Tone.UNKNOWN
+
+
+def _is_han(char: str) -> bool:
+    """CJK unified ideographs (basic, extensions A–G) and compatibility ideographs."""
+    cp = ord(char)
+    return (
+        0x4E00 <= cp <= 0x9FFF
+        or 0x3400 <= cp <= 0x4DBF
+        or 0x20000 <= cp <= 0x323AF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0x2F800 <= cp <= 0x2FA1F
+    )
+
+
+@cache
+def _mandarin_tone(char: str) -> tuple[Tone, str] | None:
+    """Modern Mandarin tone of a char (陰平/陽平 → 平, 上/去 → 仄), or None. Only for guesses."""
+    from pypinyin import Style, pinyin  # lazily: the book itself never needs it
+
+    syllable = pinyin(char, style=Style.TONE3, heteronym=False, errors="ignore", strict=False)
+    if not syllable or not syllable[0]:
+        return None
+    mark = syllable[0][0][-1:]
+    return {
+        "1": (Tone.PING, "陰平"),
+        "2": (Tone.PING, "陽平"),
+        "3": (Tone.ZE, "上"),
+        "4": (Tone.ZE, "去"),
+    }.get(mark)
+
+
+class RhymeBook:
+    """Common behaviour of the books: memoised lookup over a char → readings table.
+
+    Subclasses fill ``_table`` (canonical char → readings, common first), ``_variants`` (char → forms to
+    look up instead), ``_groups`` (group → chars, most used first) and ``_neighbours``.
+    """
+
+    name: str = ""
+
+    def __init__(self) -> None:
+        self._table: dict[str, tuple[Reading, ...]] = {}
+        self._variants: dict[str, tuple[str, ...]] = {}
+        self._groups: dict[str, tuple[str, ...]] = {}
+        self._neighbours: dict[str, frozenset[str]] = {}
+        self._memo: dict[str, CharInfo] = {}
+
+    # --- lookup --------------------------------------------------------------------------------
+    def lookup(self, char: str) -> CharInfo:
+        """All the book knows about one character.
+
+        >>> get_rhyme_book().lookup("留").canonical
+        '畱'
+        """
+        info = self._memo.get(char)
+        if info is None:
+            info = self._memo[char] = self._resolve(char)
+        return info
+
+    def tone_of(self, char: str) -> Tone:
+        """平, 仄, 可平可仄 or ? for one character: 東 → 平, 月 → 仄."""
+        info = self._memo.get(char)
+        if info is None:
+            info = self.lookup(char)
+        return info.tone
+
+    def rhyme_groups_of(self, char: str, tone: Tone | None = None) -> tuple[str, ...]:
+        """The char's rhyme groups, common readings first; only those of ``tone`` if it is 平 or 仄.
+
+        >>> get_rhyme_book().rhyme_groups_of("看", Tone.PING)
+        ('上平十四寒',)
+        """
+        readings = self.lookup(char).readings
+        if tone in (Tone.PING, Tone.ZE):
+            readings = tuple(r for r in readings if r.tone is tone)
+        return tuple(dict.fromkeys(r.group for r in readings))
+
+    def neighbours(self, group: str) -> frozenset[str]:
+        """鄰韻 of a group (for 孤雁入群 / 通押), the group itself excluded: 上平一東 → {上平二冬}."""
+        return self._neighbours.get(group, frozenset())
+
+    def chars_in_group(self, group: str) -> tuple[str, ...]:
+        """The group's characters, most used first (for suggesting fixes); () for an unknown group."""
+        return self._groups.get(group, ())
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """All group names in book order."""
+        return tuple(self._groups)
+
+    # --- resolution ----------------------------------------------------------------------------
+    def _resolve(self, char: str) -> CharInfo:
+        readings = self._table.get(char)
+        if readings is not None:
+            return self._make(char, char, readings)
+        forms = self._variants.get(char)
+        if forms:
+            merged: list[Reading] = []
+            for form in forms:
+                for reading in self._table.get(form, ()):
+                    if reading not in merged:
+                        merged.append(reading)
+            if merged:
+                merged.sort(key=lambda r: not r.common)
+                return self._make(char, forms[0], tuple(merged))
+        return self._guess(char)
+
+    def _make(self, char: str, canonical: str, readings: tuple[Reading, ...]) -> CharInfo:
+        common = {r.tone for r in readings if r.common}
+        every = {r.tone for r in readings}
+        tone = _tone_from(common or every)
+        rare = frozenset(every - common) if common else frozenset()
+        return CharInfo(char, canonical, readings, tone, rare, False)
+
+    def _guess(self, char: str) -> CharInfo:
+        """In no book: the Mandarin tone, marked as a guess (入聲 chars read 平 in Mandarin get it wrong)."""
+        guess = _mandarin_tone(char) if len(char) == 1 and _is_han(char) else None
+        if guess is None:
+            return CharInfo(char, char, (), Tone.UNKNOWN, frozenset(), False)
+        return CharInfo(char, char, (), guess[0], frozenset(), True)
+
+
+def _parse_readings(field: str, cache_: dict[str, Reading]) -> tuple[Reading, ...]:
+    """'上平一東 去聲一送*' → readings; Reading objects are shared between chars."""
+    out = []
+    for item in field.split():
+        reading = cache_.get(item)
+        if reading is None:
+            group = item.rstrip("*")
+            sisheng = "平" if group[1] == "平" else group[0]
+            reading = Reading(group, Tone.PING if sisheng == "平" else Tone.ZE, sisheng, not item.endswith("*"))
+            cache_[item] = reading
+        out.append(reading)
+    return tuple(out)
+
+
+#: 鄰韻 of the 平聲 groups, as the 詩韻 tradition allows a first line to borrow them (孤雁入群) and
+#: 古體 to mix them (通押). Each set lists groups that are mutual neighbours.
+PINGSHUI_NEIGHBOURS: tuple[tuple[str, ...], ...] = (
+    ("上平一東", "上平二冬"),
+    ("上平三江", "下平七陽"),
+    ("上平四支", "上平五微", "上平八齊"),
+    ("上平五微", "上平十灰"),
+    ("上平九佳", "上平十灰"),
+    ("上平九佳", "下平六麻"),
+    ("上平六魚", "上平七虞"),
+    ("上平十一眞", "上平十二文", "上平十三元"),
+    ("上平十三元", "上平十四寒", "上平十五刪", "下平一先"),
+    ("下平二蕭", "下平三肴", "下平四豪"),
+    ("下平五歌", "下平六麻"),
+    ("下平八庚", "下平九靑", "下平十蒸"),
+    ("下平十三覃", "下平十四鹽", "下平十五咸"),
+)
+
+
+def _neighbour_map(sets: tuple[tuple[str, ...], ...]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for members in sets:
+        for g in members:
+            out.setdefault(g, set()).update(m for m in members if m != g)
+    return {g: frozenset(ns) for g, ns in out.items()}
+
+
+class PingshuiBook(RhymeBook):
+    """平水韻, 106 groups (data/pingshui.tsv, variants from data/variants.tsv)."""
+
+    name = "pingshui"
+
+    def __init__(self, data_dir: str | os.PathLike | None = None) -> None:
+        super().__init__()
+        readings_cache: dict[str, Reading] = {}
+        groups: dict[str, list[str]] = {}
+        with open(data_path("pingshui.tsv", data_dir), encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("#") or not line.strip():
+                    continue
+                char, field = line.rstrip("\n").split("\t")
+                readings = _parse_readings(field, readings_cache)
+                self._table[char] = readings
+                for r in readings:
+                    groups.setdefault(r.group, []).append(char)
+        variants_file = data_path("variants.tsv", data_dir)
+        if variants_file.exists():
+            with open(variants_file, encoding="utf-8") as fh:
+                for line in fh:
+                    if line.startswith("#") or not line.strip():
+                        continue
+                    char, kind, forms = line.rstrip("\n").split("\t")
+                    if kind in ("book", "s2t") and char not in self._variants:
+                        self._variants[char] = tuple(forms.split())
+        self._groups = {g: tuple(cs) for g, cs in sorted(groups.items(), key=lambda kv: _group_order(kv[0]))}
+        self._neighbours = _neighbour_map(PINGSHUI_NEIGHBOURS)
+        self._table = MappingProxyType(self._table)  # type: ignore[assignment]
+
+
+_SISHENG_ORDER = {"上平": 0, "下平": 1, "上聲": 2, "去聲": 3, "入聲": 4}
+_NUMERALS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _group_number(name: str) -> int:
+    """Chinese numeral prefix of a group name: 二十一箇 → 21, 十五刪 → 15, 三江 → 3."""
+    digits = ""
+    for ch in name:
+        if ch in _NUMERALS or ch == "十":
+            digits += ch
+        else:
+            break
+    if "十" in digits:
+        tens, _, ones = digits.partition("十")
+        return (_NUMERALS.get(tens, 1) if tens else 1) * 10 + (_NUMERALS.get(ones, 0) if ones else 0)
+    return _NUMERALS.get(digits, 0)
+
+
+def _group_order(group: str) -> tuple[int, int]:
+    return _SISHENG_ORDER.get(group[:2], 9), _group_number(group[2:])
+
+
+@cache
+def _cached_book(name: str, data_dir: str | None) -> RhymeBook:
+    if name == "pingshui":
+        return PingshuiBook(data_dir)
+    raise UnsupportedFormError(name)
+
+
+def get_rhyme_book(name: str = "pingshui", data_dir: str | os.PathLike | None = None) -> RhymeBook:
+    """The named rhyme book, built once: "pingshui" (平水韻, default) or "xinyun" (中華新韻).
+
+    >>> get_rhyme_book().name
+    'pingshui'
+    """
+    return _cached_book(name, os.fspath(data_dir) if data_dir is not None else None)

@@ -1,0 +1,100 @@
+"""poetry.prosody: the 平水韻 book on real characters and lines."""
+
+import subprocess
+import sys
+
+import pytest
+
+from poetry.errors import UnsupportedFormError
+from poetry.prosody import CharInfo, Reading, RhymeBook, Tone, get_rhyme_book
+
+
+@pytest.fixture(scope="module")
+def book() -> RhymeBook:
+    return get_rhyme_book()
+
+
+def test_book_is_cached_and_named(book):
+    assert get_rhyme_book("pingshui") is book
+    assert book.name == "pingshui"
+
+
+def test_unknown_book_name():
+    with pytest.raises(UnsupportedFormError):
+        get_rhyme_book("guangyun")
+
+
+def test_the_106_groups(book):
+    groups = book.groups
+    assert len(groups) == 106
+    assert groups[0] == "上平一東" and groups[15] == "下平一先" and groups[-1] == "入聲十七洽"
+    assert sum(g.startswith("上平") for g in groups) == 15
+    assert sum(g.startswith("入聲") for g in groups) == 17
+
+
+@pytest.mark.parametrize(
+    "char, tone, group",
+    [
+        ("東", Tone.PING, "上平一東"),
+        ("風", Tone.PING, "上平一東"),
+        ("天", Tone.PING, "下平一先"),
+        ("月", Tone.ZE, "入聲六月"),
+        ("白", Tone.ZE, "入聲十一陌"),  # 入聲: 平 in Mandarin, 仄 in the book
+        ("國", Tone.ZE, "入聲十三職"),
+        ("酒", Tone.ZE, "上聲二十五有"),
+        ("雁", Tone.ZE, "去聲十六諫"),
+    ],
+)
+def test_single_reading_chars(book, char, tone, group):
+    info = book.lookup(char)
+    assert info.tone is tone
+    assert group in info.groups
+    assert not info.guessed
+
+
+def test_readings_carry_sisheng(book):
+    info = book.lookup("中")
+    assert {r.sisheng for r in info.readings} == {"平", "去"}
+    assert all(isinstance(r, Reading) for r in info.readings)
+    assert book.rhyme_groups_of("中", Tone.PING) == ("上平一東",)
+    assert book.rhyme_groups_of("中", Tone.ZE) == ("去聲一送",)
+
+
+def test_rhyme_feet_of_deng_gao_share_a_group(book):
+    # 杜甫《登高》: 哀 回 來 臺 杯, all 上平十灰
+    for char in "哀回來臺杯":
+        assert "上平十灰" in book.rhyme_groups_of(char, Tone.PING)
+
+
+def test_neighbouring_groups(book):
+    assert book.neighbours("上平一東") == frozenset({"上平二冬"})
+    assert "上平五微" in book.neighbours("上平四支")
+    assert "下平九靑" in book.neighbours("下平八庚")
+    assert "上平一東" not in book.neighbours("上平一東")
+    assert book.neighbours("nonsense") == frozenset()
+
+
+def test_chars_in_group_most_used_first(book):
+    chars = book.chars_in_group("上平一東")
+    assert len(chars) > 100
+    assert chars.index("風") < chars.index("蟲") < chars.index("酆")
+    assert book.chars_in_group("nonsense") == ()
+
+
+def test_simplified_char_resolves_through_traditional(book):
+    info = book.lookup("东")
+    assert info.canonical == "東"
+    assert info.tone is Tone.PING and not info.guessed
+
+
+def test_non_chinese_is_unknown(book):
+    for char in "□a，":
+        info = book.lookup(char)
+        assert isinstance(info, CharInfo)
+        assert info.tone is Tone.UNKNOWN and info.readings == ()
+
+
+def test_import_stays_light():
+    code = "import sys, poetry.prosody; print(any(m.split('.')[0] in ('opencc', 'pypinyin', 'flask') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
