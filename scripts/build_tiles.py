@@ -45,29 +45,41 @@ EXCLUDE = set("鬆徵幹裏錄")
 
 #: Word-class quotas per tone (of 300).
 QUOTA = {
-    "平": {"名": 138, "動": 72, "形": 54, "虛": 36},
-    "仄": {"名": 132, "動": 78, "形": 48, "虛": 42},
+    "平": {"名": 135, "動": 75, "形": 54, "虛": 36},
+    "仄": {"名": 129, "動": 78, "形": 48, "虛": 45},
 }
 #: The common 平 groups and the least number of tiles each gets.
 GROUP_MIN = 12
 COMMON_PING_GROUPS = 12
 
-# Classical usage where jieba's modern single-character tags mislead (its tags come from modern words).
+# Classical usage first: these hand tables (the main sense of each character in Tang verse) decide;
+# jieba.posseg's tags, which come from modern words, only tag what the tables leave out.
 FUNCTION = set(
-    "不無何此如自在是其之而於以與亦又已未莫皆猶須將欲還復更共獨惟唯誰幾乃則且或若豈焉哉乎也矣兮者所"
-    "曾便只最甚皆仍休勿非然雖因由乃即每各諸吾我爾汝君彼斯茲何哪安寧孰奚胡盍況既竟纔才方始終"
-    "一二三四五六七八九十百千萬兩半數"
+    # pronouns, numerals, adverbs, prepositions, conjunctions, particles
+    "無何誰之然非安終須因曾常皆兮吾於雖徒云胡由都惟諸寧而頻仍茲斯俱焉哉于余纔伊咸千同方今聊其"
+    "一自此在是未萬我已欲十獨向五莫似四復二亦百所若九以者半兩豈又六八七數即只爾但必最每敢乃把"
+    "各竟況遂或再肯偶彼甚則汝勿乍的了就及也且幾太始恐忽可遍"
 )
 VERB = set(
-    "來歸見知去出入起坐臥行飛落開流成登逢隨尋驚鳴啼思懷憐憶愛恨笑哭送別寄遊歌舞醉眠看聽聞望"
-    "得作到問至照散轉發動生死居留辭傷吟啼攀移持攜承侵翻傾懸迷消逐倚拂掩映接指舉遇積種報守"
-    "破變想顧惜取住感飲念載喜帶待往用度引寄宿覺始使合忽轉會"
+    "來生歸飛流開成還言隨逢驚尋居垂通鳴浮登憐懷堪疑移辭傷含求爭交憂歡飄啼持翻眠迷懸傾攜承侵"
+    "修存攀消嗟銷喧披投銜嘗招添追停嫌推馳遷扶窺拋趨騰摧酬陪焚違謀揮舒升衝排欺瞻聯巡嘶耕憑征遊"
+    "游愁歌能依吟分乘休催干為觀聞看思"
+    "有見得去出落入作盡起坐醉問照動至憶笑合轉死使發愛散宿送覺會寄恨舞識度往用帶待定引逐隔解"
+    "願化結立謝倚臥食拂喜念塞惜載住取飲感報守息變顧破集想映掩釣指伴舉積遇種賞按點沒列繞走"
+    "閉賦抱渡負拜滅詠放訪達漏弄謂泛背奉滴響話養擬借避受贈唱殺覆侍屬服挂駕改奏羨遣擁棄哭灑"
+    "泣戀倒候止試進濟伏洗歇掃致勸駐造睡忍寫誤讀免繫注薦脫退到別斷隱對接失切表印省疊語許望御"
 )
 ADJECTIVE = set(
-    "清高明多新閑孤幽微殘遙悲虛丹黃紅青白碧翠綠紫素寒深長遠近古老少小大好晚早靜冷暗細美貴"
-    "苦亂滿空香芳晴陰荒衰貧佳狂雄危茫繁奇哀寥稀悠疏寂淡輕重低斜平安全良精英直易急薄暫永俗"
+    "清高明多寒新閑香紅黃平陰孤幽微芳殘遙虛悲丹窮悠全晴賢斜玄荒低貧偏稀良精衰佳狂雄茫危殊繁奇"
+    "寥哀枯甘圓盈嘉誠勤澄嚴濃凡飢零貞纖炎愚堅祥豐忠翩昌康豪均迢靈雙蕭滄乾紛惆辛青蒼深長空輕"
+    "白遠古滿老大舊少晚好碧綠小近翠苦靜紫久早寂亂直暗異貴薄細冷素永美俗悵急暫淺廣短綺濕壯密"
+    "妙逸杳雜浩黑疾寞秀富瑞善險闊肅熟固赤實易幸漠茂盛淡快"
 )
-NOUN_FIX = set("日月天雲花春秋年時風山水夜雨雪海竹松石江湖草煙浦漁磯萍峰洞壑澗")
+NOUN = set(
+    "日月天雲花春秋年時風山水夜雨雪海竹松石江湖草煙浦漁磯萍峰洞壑澗家名邊枝臺堂杯根尊車園容"
+    "孫村輪晨元初端期君關鳥物女主土井地歲曲首道露步畫鼓樂布計記旅著果餘"
+    "絲章盤妾陌口樹影本"
+)
 
 
 def corpus_counts(path: Path) -> collections.Counter:
@@ -95,7 +107,7 @@ def unihan_strokes(path: Path) -> dict[str, int]:
 
 def word_class(char: str, tagger, t2s) -> str:
     """名 / 動 / 形 / 虛 for one character, classical usage first."""
-    if char in NOUN_FIX:
+    if char in NOUN:
         return "名"
     if char in FUNCTION:
         return "虛"
@@ -113,17 +125,22 @@ def word_class(char: str, tagger, t2s) -> str:
     return "名"
 
 
-def select(tone: str, cands: list[dict], group_min: int, common_groups: int) -> list[dict]:
-    """Pick 300 characters of one tone: named first, then group minima (平), then by use within quotas."""
+def select(tone: str, cands: list[dict], group_min: int, common_groups: int, simplified: set[str]) -> list[dict]:
+    """Pick 300 characters of one tone: named first, then group minima (平), then by use within quotas.
+
+    ``simplified`` holds the simplified forms already taken (by either tone): two tiles must not look
+    the same when the app shows simplified characters (雲/云, 髮/發, 遊/游).
+    """
     quota = dict(QUOTA[tone])
     chosen: dict[str, dict] = {}
 
     def take(c: dict, force: bool = False) -> bool:
-        if c["char"] in chosen or len(chosen) >= 300:
+        if c["char"] in chosen or len(chosen) >= 300 or c["simplified"] in simplified:
             return False
         if not force and quota[c["class"]] <= 0:
             return False
         chosen[c["char"]] = c
+        simplified.add(c["simplified"])
         quota[c["class"]] -= 1
         return True
 
@@ -179,11 +196,16 @@ def main(argv: list[str] | None = None) -> int:
         tone = info.tone.value
         group = next(r.group for r in info.readings if r.tone == info.tone)
         cands[tone].append({"char": char, "tone": tone, "rhyme": group, "strokes": strokes[char],
-                            "count": n, "class": word_class(char, tagger, t2s)})
+                            "count": n, "class": word_class(char, tagger, t2s),
+                            "simplified": t2s.convert(char)})
 
-    tiles = []
+    tiles: list[dict] = []
+    simplified = {t2s.convert(char) for char in NAMED}
     for tone in ("平", "仄"):
-        picked = select(tone, cands[tone], args.group_min, args.common_groups)
+        named = [c for c in cands[tone] if c["char"] in NAMED]
+        rest = [c for c in cands[tone] if c["char"] not in NAMED]
+        simplified -= {c["simplified"] for c in named}
+        picked = select(tone, named + rest, args.group_min, args.common_groups, simplified)
         assert len(picked) == 300, (tone, len(picked))
         tiles += picked
     missing = set(NAMED) - {t["char"] for t in tiles}
