@@ -1,5 +1,100 @@
-"""Blueprint for the check feature (filled in by its issue)."""
+"""The live draft checker: the /check page and POST /api/check, both over poetry.checker.check_poem.
 
-from flask import Blueprint
+The view only validates the request and hands the text to the checker; every prosodic judgement is
+the checker's. Bad input answers 400 with a Chinese ``detail`` and never reaches the checker.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from flask import Blueprint, jsonify, render_template, request
 
 bp = Blueprint("check", __name__)
+
+#: Longest draft the API reads (characters, punctuation included).
+MAX_TEXT = 2000
+#: Longest hand (a player holds 150 tiles; a custom set may be larger, never more than 600).
+MAX_HAND = 600
+RHYME_BOOKS = ("pingshui", "xinyun")
+FIELDS = frozenset({"text", "rhyme_book", "hand"})
+#: Control characters a pasted poem may carry harmlessly (they count as line breaks or spaces).
+ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+
+class BadRequest(ValueError):
+    """A request the API refuses, with the Chinese message shown to the user."""
+
+
+@bp.get("/check")
+def check_page():
+    """The draft page: type or paste a poem and see its tones, faults and fixes as you type."""
+    return render_template("check.html", max_text=MAX_TEXT)
+
+
+@bp.post("/api/check")
+def api_check():
+    """Check a poem: {"text", "rhyme_book"?, "hand"?} → the checker's report as JSON.
+
+    :raise 400: not a JSON object, a field of the wrong type, an unknown rhyme book, a text or hand
+        too long, control characters, or a text the checker cannot read (MalformedPoemError).
+    """
+    from poetry.checker import check_poem
+
+    try:
+        text, rhyme_book, hand = _parse_request()
+    except BadRequest as exc:
+        return jsonify(error="Bad Request", detail=str(exc)), 400
+    return jsonify(check_poem(text, rhyme_book=rhyme_book, hand=hand))
+
+
+def _parse_request() -> tuple[str, str, str | None]:
+    """The request's (text, rhyme_book, hand), or BadRequest with a message a poet can act on."""
+    payload = request.get_json(silent=True)
+    if not isinstance(payload, dict):
+        raise BadRequest('請以 JSON 物件送出，例如 {"text": "床前明月光……"}。')
+    unknown = sorted(set(payload) - FIELDS)
+    if unknown:
+        raise BadRequest(f"不認得的欄位：{'、'.join(unknown)[:100]}（只收 text、rhyme_book、hand）。")
+
+    text = payload.get("text")
+    if not isinstance(text, str):
+        raise BadRequest("「text」須是一段文字（字串），放入要檢查的詩。")
+    if len(text) > MAX_TEXT:
+        raise BadRequest(f"詩稿太長：{len(text)} 字，上限 {MAX_TEXT} 字。")
+    _refuse_controls(text, "詩稿")
+
+    rhyme_book = payload.get("rhyme_book", "pingshui")
+    if rhyme_book is None:
+        rhyme_book = "pingshui"
+    if not isinstance(rhyme_book, str) or rhyme_book not in RHYME_BOOKS:
+        raise BadRequest("「rhyme_book」只可為 pingshui（平水韻）或 xinyun（中華新韻）。")
+
+    return text, rhyme_book, _parse_hand(payload.get("hand"))
+
+
+def _parse_hand(hand: object) -> str | None:
+    """A hand given as a string or as a list of single characters, as one string; None for no hand."""
+    if hand is None:
+        return None
+    if isinstance(hand, list):
+        if len(hand) > MAX_HAND:
+            raise BadRequest(f"手牌太多：{len(hand)} 張，上限 {MAX_HAND} 張。")
+        if not all(isinstance(tile, str) and len(tile) == 1 for tile in hand):
+            raise BadRequest("「hand」的每一張牌須是單一個字。")
+        hand = "".join(hand)
+    elif isinstance(hand, str):
+        if len(hand) > MAX_HAND:
+            raise BadRequest(f"手牌太多：{len(hand)} 字，上限 {MAX_HAND} 字。")
+    else:
+        raise BadRequest("「hand」須是一串字或一列單字，例如 \"山峰江湖\" 或 [\"山\", \"峰\"]。")
+    _refuse_controls(hand, "手牌")
+    return hand
+
+
+def _refuse_controls(value: str, what: str) -> None:
+    """Control characters (NUL …) and lone surrogates are no part of a poem: refuse them by name."""
+    for char in value:
+        category = unicodedata.category(char)
+        if (category == "Cc" and char not in ALLOWED_CONTROLS) or category == "Cs":
+            raise BadRequest(f"{what}含有無法辨識的控制字元（U+{ord(char):04X}），請刪去後再送出。")

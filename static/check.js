@@ -1,0 +1,58 @@
+/* The /check page: a PoemEditor on the draft, a copy kept in localStorage, examples, a counter. */
+(function () {
+  "use strict";
+  var textarea = document.getElementById("poem-text");
+  var select = document.getElementById("rhyme-book");
+  var count = document.getElementById("poem-count");
+  var max = Number(textarea.dataset.max) || 2000;
+  var KEY = "shipai.check.draft";
+  var PREVIOUS = KEY + ".previous";
+
+  function template(id) {
+    var node = document.getElementById(id);
+    return node ? node.innerHTML.trim() : "";
+  }
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? String(values[key]) : all; });
+  }
+  function updateCount() {
+    var n = Array.from(textarea.value).length;
+    count.textContent = fill(template("count-format"), { count: n, max: max });
+    count.classList.toggle("check-count-over", n > max);
+  }
+
+  var editor = window.PoemEditor.attach(textarea, {
+    output: document.getElementById("poem-report"),
+    rhymeBookSelect: select,
+    storageKey: KEY,
+    onChange: updateCount,
+  });
+  updateCount();
+
+  // Loading an example or clearing replaces the draft: keep the old one and offer it back.
+  function replaceDraft(text, notice) {
+    var before = textarea.value;
+    if (before.trim() && before !== text) {
+      try { window.localStorage.setItem(PREVIOUS, before); } catch (e) { /* the undo button below still has it */ }
+    }
+    editor.setText(text);
+    if (before.trim() && before !== text) {
+      editor.notify(notice, "done", {
+        label: template("example-restore"),
+        run: function () { editor.setText(before); editor.notify("", ""); textarea.focus(); },
+      });
+    } else if (notice) {
+      editor.notify(notice, "done");
+    }
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll(".check-example"), function (button) {
+    button.addEventListener("click", function () {
+      replaceDraft(button.dataset.text, fill(template("example-loaded"), { title: button.dataset.title }));
+    });
+  });
+  document.getElementById("poem-clear").addEventListener("click", function () {
+    replaceDraft("", template("draft-cleared"));
+    textarea.focus();
+  });
+})();

@@ -1,0 +1,587 @@
+/*
+ * PoemEditor — a live 平仄 checker around a <textarea>. No dependencies, no build step.
+ *
+ *   <link rel="stylesheet" href="/static/style.css">
+ *   <link rel="stylesheet" href="/static/editor.css">
+ *   {% include "check_editor_strings.html" %}          (the UI words, converted to 简体 with the page)
+ *   <textarea id="poem"></textarea>  <div id="report"></div>
+ *   <script src="/static/editor.js"></script>
+ *   <script>
+ *     var editor = PoemEditor.attach(document.getElementById("poem"), {
+ *       output: document.getElementById("report"),
+ *       hand: "山峰江湖…", rule: "rhyme",
+ *       onChange: function (text) { saveDraftSoon(text); }
+ *     });
+ *   </script>
+ *
+ * The textarea is the source of truth: the editor never rewrites it except when the poet clicks a
+ * suggested character (or a page calls editor.replaceAt / loads an example), and every such change
+ * fires `input`, `onChange` and the localStorage copy.
+ *
+ * Options (all optional):
+ *   output         Element or selector where the report is drawn. Default: a new <div> after the textarea.
+ *   endpoint       URL of the checker API. Default "/api/check" (POST {"text","rhyme_book","hand"}).
+ *   headers        Extra request headers, e.g. {"X-CSRFToken": token}.
+ *   rhymeBook      "pingshui" (平水韻, default) or "xinyun" (中華新韻).
+ *   rhymeBookSelect  A <select> whose value is the rhyme book; the editor re-checks when it changes.
+ *   hand           The player's tiles: a string of characters or an array of single characters. Sent to
+ *                  the API (fix suggestions come from the hand first); characters used from the hand are
+ *                  highlighted.
+ *   rule           How the hand binds the poem (the round's composition rule):
+ *                    null     no rule (default),
+ *                    "rhyme"  韻腳: every rhyme foot must be a tile of the hand,
+ *                    "jizi"   集字: every character must be a tile of the hand, each tile used once.
+ *   storageKey     localStorage key for a copy of the draft (the /check page uses one): written on
+ *                  every edit, restored on attach when the textarea is empty.
+ *   onChange(text)           called on every edit (typing, pasting, a suggestion click) — save drafts here.
+ *   onReport(report, error)  called after each check: the API's report, or null and a message.
+ *   delay          Debounce in milliseconds before a check. Default 250.
+ *   strings        UI words. Default: the JSON in <script id="poem-editor-strings">.
+ *
+ * attach() returns a controller:
+ *   check()              check now (skips the debounce)
+ *   setOptions(partial)  change hand, rule, rhymeBook … and re-check
+ *   setText(text)        replace the whole draft (counts as an edit: onChange fires)
+ *   replaceAt(line, pos, char)  replace the character the report shows at line/pos (1-based)
+ *   notify(text, kind, action)  show a message above the report; kind "hint" | "warn" | "done";
+ *                        action {label, run} adds a button (e.g. undo). "done" messages stay until the next edit.
+ *   report()             the last report (or null)
+ *   destroy()            detach listeners
+ */
+(function () {
+  "use strict";
+
+  var HAN = /\p{Script=Han}/u;
+  var OPEN_NOTE = "（([［【〔";
+  var CLOSE_NOTE = "）)]］】〕";
+
+  function readStrings() {
+    var node = document.getElementById("poem-editor-strings");
+    if (!node) return {};
+    try { return JSON.parse(node.textContent); } catch (e) { return {}; }
+  }
+
+  function fill(template, values) {
+    return String(template || "").replace(/\{(\w+)\}/g, function (all, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : all;
+    });
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function charsOf(hand) {
+    if (!hand) return [];
+    if (typeof hand === "string") return Array.from(hand).filter(function (c) { return HAN.test(c); });
+    return Array.prototype.slice.call(hand).map(String);
+  }
+
+  function suggestionChar(s) {
+    if (s && typeof s === "object") return String(s.char || s.text || "");
+    return String(s);
+  }
+
+  /*
+   * Where each checked character sits in the original text. The checker drops titles, punctuation and
+   * notes in brackets; its lines keep their order. Returns [[offset, length] per char] per line, or null
+   * for a character that cannot be found (the text changed, or the checker normalised it).
+   */
+  function locate(text, lines) {
+    var han = [];           // every Han character outside bracketed notes: {c, at}
+    var depth = 0;
+    var at = 0;
+    for (var ch of text) {
+      if (OPEN_NOTE.indexOf(ch) >= 0) depth += 1;
+      else if (CLOSE_NOTE.indexOf(ch) >= 0) depth = Math.max(0, depth - 1);
+      else if (depth === 0 && HAN.test(ch)) han.push({ c: ch, at: at });
+      at += ch.length;
+    }
+    var cursor = 0;
+    return lines.map(function (line) {
+      var want = (line.chars || []).map(function (c) { return c.char; });
+      var n = want.length;
+      var start = -1;
+      for (var i = cursor; i + n <= han.length && start < 0; i++) {
+        var same = true;
+        for (var k = 0; k < n && same; k++) same = han[i + k].c === want[k];
+        if (same) start = i;
+      }
+      if (start < 0) start = cursor;   // normalised characters: fall back to the order of the text
+      cursor = Math.min(han.length, start + n);
+      return want.map(function (c, k) {
+        var h = han[start + k];
+        return h ? [h.at, h.c.length] : null;
+      });
+    });
+  }
+
+  function attach(textarea, options) {
+    if (!textarea || textarea.tagName !== "TEXTAREA") throw new Error("PoemEditor.attach needs a <textarea>");
+    var opts = Object.assign({ endpoint: "/api/check", delay: 250, rule: null, hand: null }, options || {});
+    var S = Object.assign({}, readStrings(), opts.strings || {});
+    var output = typeof opts.output === "string" ? document.querySelector(opts.output) : opts.output;
+    if (!output) {
+      output = el("div");
+      textarea.insertAdjacentElement("afterend", output);
+    }
+    output.classList.add("pe-output");
+
+    // Fixed parts of the report area: status line (verdict + working), message, body.
+    var head = el("div", "pe-head");
+    var verdict = el("p", "pe-verdict");
+    verdict.setAttribute("aria-live", "polite");
+    verdict.setAttribute("role", "status");
+    var working = el("span", "pe-working", S.working);
+    working.hidden = true;
+    working.setAttribute("aria-hidden", "true");
+    head.appendChild(verdict);
+    head.appendChild(working);
+    var message = el("p", "pe-message");
+    message.setAttribute("aria-live", "polite");
+    var body = el("div", "pe-body");
+    output.replaceChildren(head, message, body);
+
+    var timer = null;
+    var retryTimer = null;
+    var inflight = null;
+    var sequence = 0;
+    var lastReport = null;
+    var lastCheckedText = null;
+    var lastVerdict = "";
+    var undoState = null;
+    var messageKind = "";
+
+    function rhymeBook() {
+      if (opts.rhymeBookSelect && opts.rhymeBookSelect.value) return opts.rhymeBookSelect.value;
+      return opts.rhymeBook || "pingshui";
+    }
+
+    function store(text) {
+      if (!opts.storageKey) return;
+      try { window.localStorage.setItem(opts.storageKey, text); } catch (e) { /* private mode: the textarea still holds it */ }
+    }
+
+    function setMessage(text, kind, action) {
+      messageKind = text ? kind || "" : "";
+      message.replaceChildren();
+      message.className = "pe-message" + (kind ? " pe-message-" + kind : "");
+      if (!text) return;
+      message.appendChild(document.createTextNode(text));
+      if (action) {
+        var button = el("button", "pe-link", action.label);
+        button.type = "button";
+        button.addEventListener("click", action.run);
+        message.appendChild(document.createTextNode(" "));
+        message.appendChild(button);
+      }
+    }
+
+    function setVerdict(text) {
+      if (text !== lastVerdict) {
+        verdict.textContent = text;
+        lastVerdict = text;
+      }
+    }
+
+    function edited(fromUser) {
+      var text = textarea.value;
+      store(text);
+      if (fromUser) {
+        undoState = null;
+        if (messageKind === "done") setMessage("");
+      }
+      if (typeof opts.onChange === "function") opts.onChange(text);
+      schedule();
+    }
+
+    function schedule() {
+      clearTimeout(timer);
+      timer = setTimeout(check, opts.delay);
+    }
+
+    function busy(on) {
+      working.hidden = !on;
+      output.setAttribute("aria-busy", on ? "true" : "false");
+    }
+
+    function check() {
+      clearTimeout(timer);
+      clearTimeout(retryTimer);
+      var text = textarea.value;
+      if (inflight) inflight.abort();
+      inflight = null;
+      if (!Array.from(text).some(function (c) { return HAN.test(c); })) {
+        lastReport = null;
+        lastCheckedText = text;
+        body.replaceChildren();
+        setVerdict("");
+        setMessage(S.empty, "hint");
+        busy(false);
+        if (typeof opts.onReport === "function") opts.onReport(null, null);
+        return;
+      }
+      var mine = ++sequence;
+      var controller = typeof AbortController === "function" ? new AbortController() : null;
+      inflight = controller;
+      busy(true);
+      var payload = { text: text, rhyme_book: rhymeBook() };
+      var hand = charsOf(opts.hand);
+      if (hand.length) payload.hand = hand.join("");
+      var headers = Object.assign({ "Content-Type": "application/json", "Accept": "application/json" }, opts.headers || {});
+      fetch(opts.endpoint, {
+        method: "POST", headers: headers, body: JSON.stringify(payload), credentials: "same-origin",
+        signal: controller ? controller.signal : undefined,
+      }).then(function (response) {
+        return response.json().catch(function () { return {}; }).then(function (data) {
+          return { ok: response.ok, status: response.status, data: data };
+        });
+      }).then(function (result) {
+        if (mine !== sequence) return;
+        inflight = null;
+        busy(false);
+        lastCheckedText = text;
+        if (result.ok) {
+          lastReport = result.data;
+          render(result.data);
+          if (typeof opts.onReport === "function") opts.onReport(result.data, null);
+        } else if (result.status >= 400 && result.status < 500) {
+          // The text cannot be judged yet (one line, no verse …): say why, keep the old report faded.
+          lastReport = null;
+          body.classList.add("pe-stale");
+          setVerdict("");
+          var detail = (result.data && (result.data.detail || result.data.error)) || "";
+          setMessage(S.cannotCheck + detail, "hint");
+          if (typeof opts.onReport === "function") opts.onReport(null, detail);
+        } else {
+          offline();
+        }
+      }).catch(function (error) {
+        if (error && error.name === "AbortError") return;
+        if (mine !== sequence) return;
+        inflight = null;
+        offline();
+      });
+    }
+
+    function offline() {
+      busy(false);
+      body.classList.add("pe-stale");
+      setMessage(S.network, "warn");
+      if (typeof opts.onReport === "function") opts.onReport(null, S.network);
+      retryTimer = setTimeout(check, 3000);
+    }
+
+    // ---- drawing the report ------------------------------------------------------------------
+
+    function handRules(report) {
+      // Per "line:pos": a Chinese reason when the round's rule flags it; plus which chars come from the hand.
+      var flags = {};
+      var used = {};
+      var handSet = new Set(charsOf(opts.hand));
+      if (!handSet.size) return { flags: flags, used: used, count: 0 };
+      var spent = new Map();
+      var count = 0;
+      (report.lines || []).forEach(function (line) {
+        var chars = line.chars || [];
+        var footAt = isRhymeLine(line) ? chars.length - 1 : -1;
+        chars.forEach(function (c, k) {
+          var key = line.number + ":" + (k + 1);
+          var inHand = typeof c.in_hand === "boolean" ? c.in_hand : (handSet.has(c.char) || handSet.has(c.lookup));
+          if (inHand) { used[key] = true; count += 1; }
+          if (opts.rule === "jizi") {
+            if (!inHand) flags[key] = fill(S.notInHand, { char: c.char });
+            else {
+              var n = (spent.get(c.char) || 0) + 1;
+              spent.set(c.char, n);
+              if (n > 1) flags[key] = fill(S.usedTwice, { char: c.char });
+            }
+          } else if (opts.rule === "rhyme" && k === footAt && !inHand) {
+            flags[key] = fill(S.footNotInHand, { char: c.char });
+          }
+        });
+      });
+      return { flags: flags, used: used, count: count };
+    }
+
+    function isRhymeLine(line) {
+      if (line.rhyme_foot) return true;
+      return (line.chars || []).some(function (c) { return c.status === "rhyme" || c.status === "rhyme_wrong"; });
+    }
+
+    function render(report) {
+      body.classList.remove("pe-stale");
+      var lines = report.lines || [];
+      var violations = report.violations || [];
+      var hand = handRules(report);
+      var handFaults = Object.keys(hand.flags).length;
+      var errors = violations.filter(function (v) { return v.severity !== "note" && v.severity !== "info"; }).length + handFaults;
+
+      setVerdict(S.verdictPrefix + (report.regulated ? S.regulated : S.notRegulated) + (report.form ? "・" + report.form : ""));
+      if (messageKind !== "done") setMessage("");
+
+      var parts = [];
+      var summary = el("div", "pe-summary");
+      var badge = el("span", "pe-badge-verdict " + (report.regulated ? "pe-good" : "pe-bad"),
+        report.regulated ? S.regulated : S.notRegulated);
+      badge.setAttribute("aria-hidden", "true");
+      summary.appendChild(badge);
+      var facts = el("dl", "pe-facts");
+      function fact(label, value) {
+        if (!value) return;
+        var wrap = el("div");
+        wrap.appendChild(el("dt", null, label));
+        wrap.appendChild(el("dd", null, value));
+        facts.appendChild(wrap);
+      }
+      fact(S.form, report.form);
+      fact(S.pattern, report.pattern);
+      fact(S.rhymeGroup, report.rhyme_group);
+      fact(S.rhymeBook, (S.rhymeBooks || {})[report.rhyme_book] || report.rhyme_book);
+      if (hand.count) fact(S.inHand, fill(S.handCount, { used: hand.count }));
+      summary.appendChild(facts);
+      if (report.summary) summary.appendChild(el("p", "pe-summary-text", report.summary));
+      else if (!errors) summary.appendChild(el("p", "pe-summary-text", S.allGood));
+      if (errors && !report.summary) summary.appendChild(el("p", "pe-summary-text", fill(S.faultCount, { count: errors })));
+      parts.push(summary);
+
+      var byLine = {};
+      var whole = [];
+      violations.forEach(function (v) {
+        if (v.line && v.line >= 1 && v.line <= lines.length) (byLine[v.line] = byLine[v.line] || []).push(v);
+        else whole.push(v);
+      });
+
+      var list = el("ol", "pe-lines");
+      lines.forEach(function (line) {
+        list.appendChild(renderLine(line, byLine[line.number] || [], hand));
+      });
+      parts.push(list);
+
+      var notes = (report.notes || []).map(String);
+      if (whole.length || notes.length) {
+        var box = el("section", "pe-whole");
+        box.appendChild(el("h3", null, S.whole));
+        var ul = el("ul", "pe-faults");
+        whole.forEach(function (v) { ul.appendChild(renderFault(v, null)); });
+        notes.forEach(function (n) {
+          var li = el("li", "pe-fault");
+          li.dataset.severity = "note";
+          li.appendChild(el("span", "pe-fault-text", n));
+          ul.appendChild(li);
+        });
+        box.appendChild(ul);
+        parts.push(box);
+      }
+      body.replaceChildren.apply(body, parts);
+    }
+
+    function renderLine(line, faults, hand) {
+      var li = el("li", "pe-line");
+      li.dataset.line = line.number;
+      var bad = faults.some(function (v) { return v.severity !== "note" && v.severity !== "info"; });
+      if (bad) li.classList.add("pe-line-bad");
+      var label = el("span", "pe-lineno", line.number);
+      label.setAttribute("aria-hidden", "true");
+      li.appendChild(label);
+
+      var cells = el("div", "pe-cells");
+      cells.setAttribute("role", "group");
+      cells.setAttribute("aria-label", fill(S.lineLabel, { n: line.number }) + "：" + line.text);
+      var byPos = {};
+      faults.forEach(function (v) { if (v.pos) (byPos[v.pos] = byPos[v.pos] || []).push(v); });
+      var chars = line.chars || [];
+      chars.forEach(function (c, k) {
+        var pos = k + 1;
+        var key = line.number + ":" + pos;
+        var cell = el("span", "pe-cell");
+        var tile = el("span", "tile pe-tile", c.char);
+        tile.dataset.tone = c.tone;
+        tile.dataset.status = c.status;
+        tile.dataset.line = line.number;
+        tile.dataset.pos = pos;
+        if (byPos[pos] && !tile.classList.contains("pe-has-fault")) tile.classList.add("pe-has-fault");
+        if (hand.used[key]) tile.classList.add("pe-in-hand");
+        if (hand.flags[key]) tile.classList.add("pe-hand-flag");
+        var title = [c.char + "：" + ((S.toneNames || {})[c.tone] || c.tone)];
+        if (c.groups && c.groups.length) title.push(Array.from(c.groups).join("、"));
+        var statusName = (S.statusNames || {})[c.status];
+        if (statusName) title.push(statusName);
+        if (hand.used[key]) title.push(S.inHand);
+        if (hand.flags[key]) title.push(hand.flags[key]);
+        tile.title = title.join("　");
+        var badgeKey = hand.flags[key] ? "missing" : c.status;
+        var badgeText = (S.badges || {})[badgeKey];
+        if (badgeText) {
+          var b = el("span", "pe-badge pe-badge-" + badgeKey, badgeText);
+          b.setAttribute("aria-hidden", "true");
+          tile.appendChild(b);
+        }
+        if (hand.used[key]) {
+          var h = el("span", "pe-hand", (S.badges || {}).hand || "");
+          h.setAttribute("aria-hidden", "true");
+          tile.appendChild(h);
+        }
+        tile.addEventListener("click", function () { select(line.number, pos); });
+        cell.appendChild(tile);
+        var reqKey = c.required === "平" || c.required === "仄" ? c.required : "free";
+        var req = el("span", "pe-req", (S.requiredMarks || {})[reqKey] || "");
+        req.dataset.required = reqKey;
+        req.title = (S.requiredTitles || {})[reqKey] || "";
+        cell.appendChild(req);
+        var sr = el("span", "pe-sr", "，" + title.join("，"));
+        tile.appendChild(sr);
+        cells.appendChild(cell);
+      });
+      li.appendChild(cells);
+
+      var ul = el("ul", "pe-faults");
+      faults.forEach(function (v) { ul.appendChild(renderFault(v, line)); });
+      Object.keys(hand.flags).forEach(function (key) {
+        var parts = key.split(":");
+        if (Number(parts[0]) !== line.number) return;
+        ul.appendChild(renderFault({ line: line.number, pos: Number(parts[1]), kind: "hand", severity: "error",
+          message: hand.flags[key], suggestions: [] }, line));
+      });
+      if (ul.children.length) li.appendChild(ul);
+      return li;
+    }
+
+    function renderFault(v, line) {
+      var li = el("li", "pe-fault");
+      li.dataset.severity = v.severity || "error";
+      li.dataset.kind = v.kind || "other";
+      if (v.line) li.dataset.line = v.line;
+      if (v.pos) li.dataset.pos = v.pos;
+      if (line && v.pos) li.appendChild(el("span", "pe-where", fill(S.posLabel, { pos: v.pos })));
+      else if (v.line) li.appendChild(el("span", "pe-where", fill(S.lineLabel, { n: v.line })));
+      li.appendChild(el("span", "pe-fault-text", v.message || v.kind || ""));
+      var suggestions = (v.suggestions || []).map(suggestionChar).filter(function (s) { return s && s.length <= 2; });
+      if (suggestions.length && v.line && v.pos) {
+        var target = line && line.chars ? line.chars[v.pos - 1] : null;
+        var wrap = el("span", "pe-suggest");
+        wrap.appendChild(el("span", "pe-suggest-label", S.suggest));
+        suggestions.slice(0, 8).forEach(function (s) {
+          var button = el("button", "tile tile-sm pe-suggestion", s);
+          button.type = "button";
+          var tone = target && (target.required === "平" || target.required === "仄") ? target.required : null;
+          if (!tone && (v.kind === "rhyme")) tone = "平";
+          if (tone) button.dataset.tone = tone;
+          button.dataset.line = v.line;
+          button.dataset.pos = v.pos;
+          button.setAttribute("aria-label", fill(S.suggestLabel, { line: v.line, pos: v.pos, old: target ? target.char : "", new: s }));
+          button.addEventListener("click", function () { replaceAt(v.line, v.pos, s); });
+          wrap.appendChild(button);
+        });
+        li.appendChild(wrap);
+      }
+      return li;
+    }
+
+    // ---- editing the textarea from the report -------------------------------------------------
+
+    function span(lineNo, pos) {
+      if (!lastReport || textarea.value !== lastCheckedText) return null;
+      var lines = lastReport.lines || [];
+      var index = -1;
+      for (var i = 0; i < lines.length; i++) if (lines[i].number === lineNo) index = i;
+      if (index < 0) return null;
+      var spans = locate(textarea.value, lines)[index];
+      return spans ? spans[pos - 1] || null : null;
+    }
+
+    function select(lineNo, pos) {
+      var s = span(lineNo, pos);
+      if (!s) return;
+      textarea.focus({ preventScroll: true });
+      textarea.setSelectionRange(s[0], s[0] + s[1]);
+    }
+
+    function replaceAt(lineNo, pos, char) {
+      var s = span(lineNo, pos);
+      if (!s) {
+        setMessage(S.stale, "hint");
+        check();
+        return false;
+      }
+      var before = textarea.value;
+      var old = before.substr(s[0], s[1]);
+      textarea.value = before.slice(0, s[0]) + char + before.slice(s[0] + s[1]);
+      textarea.setSelectionRange(s[0] + char.length, s[0] + char.length);
+      undoState = { text: before };
+      setMessage(fill(S.replaced, { line: lineNo, pos: pos, old: old, new: char }), "done", {
+        label: S.undo,
+        run: function () {
+          if (!undoState) return;
+          textarea.value = undoState.text;
+          undoState = null;
+          setMessage("");
+          edited(false);
+        },
+      });
+      edited(false);
+      textarea.dispatchEvent(new Event("pe-replaced", { bubbles: true }));
+      return true;
+    }
+
+    // ---- wiring ---------------------------------------------------------------------------------
+
+    function onInput() { edited(true); }
+    function onBook() {
+      if (opts.storageKey) {
+        try { window.localStorage.setItem(opts.storageKey + ".book", rhymeBook()); } catch (e) { /* ignore */ }
+      }
+      check();
+    }
+    textarea.addEventListener("input", onInput);
+    if (opts.rhymeBookSelect) {
+      if (opts.storageKey) {
+        try {
+          var book = window.localStorage.getItem(opts.storageKey + ".book");
+          if (book && Array.from(opts.rhymeBookSelect.options).some(function (o) { return o.value === book; })) {
+            opts.rhymeBookSelect.value = book;
+          }
+        } catch (e) { /* ignore */ }
+      }
+      opts.rhymeBookSelect.addEventListener("change", onBook);
+    }
+
+    if (opts.storageKey && !textarea.value.trim()) {
+      var saved = null;
+      try { saved = window.localStorage.getItem(opts.storageKey); } catch (e) { saved = null; }
+      if (saved && saved.trim()) {
+        textarea.value = saved;
+        setMessage(S.restored, "done");
+      }
+    }
+    check();
+
+    return {
+      check: check,
+      report: function () { return lastReport; },
+      setOptions: function (partial) {
+        Object.assign(opts, partial || {});
+        check();
+      },
+      setText: function (text) {
+        textarea.value = String(text);
+        edited(false);
+      },
+      replaceAt: replaceAt,
+      notify: setMessage,
+      locate: function () { return lastReport ? locate(textarea.value, lastReport.lines || []) : null; },
+      destroy: function () {
+        clearTimeout(timer);
+        clearTimeout(retryTimer);
+        if (inflight) inflight.abort();
+        textarea.removeEventListener("input", onInput);
+        if (opts.rhymeBookSelect) opts.rhymeBookSelect.removeEventListener("change", onBook);
+      },
+    };
+  }
+
+  window.PoemEditor = { attach: attach, locate: locate };
+})();
