@@ -58,7 +58,19 @@ def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
-    raise NotImplementedError("deal")
+    """Shuffle and deal the standard 600 tiles (cryptographic shuffle; --seed N reproduces a deal)."""
+    import json
+    import random
+
+    from poetry.tiles import deal_round, format_deal
+
+    deal = deal_round(rng=random.Random(args.seed) if args.seed is not None else None)
+    if args.format == "json":
+        json.dump(deal.to_dict(), out, ensure_ascii=False)
+        out.write("\n")
+    else:
+        out.write(format_deal(deal))
+    return 0
 
 
 def _cmd_themes(args: argparse.Namespace, out: TextIO) -> int:

@@ -420,5 +420,36 @@ def hand_tiles(chars: Iterable[str], tiles: Sequence[Tile] | None = None) -> tup
     return tuple(by_char[c] for c in chars)
 
 
+def format_deal(deal: Deal, tiles: Sequence[Tile] | None = None) -> str:
+    """The deal as text for the command line: the commitment, the count, the turn order, each hand by tone.
+
+    Within a tone the hand is grouped by rhyme group, largest group first, so the rhymes a hand offers
+    are visible at a glance.
+    """
+    by_char = {t.char: t for t in (load_tile_set() if tiles is None else tiles)}
+    count = deal.count_tile
+    host = "詩伯不入座，從第 1 座" if deal.host_seat is None else f"從詩伯（第 {deal.host_seat} 座）"
+    lines = [
+        f"承諾（sha256）：{deal.commitment}",
+        f"數牌：「{count.char}」{count.strokes} 畫（{count.tone}，{count.rhyme}）；{host}數起，第 {deal.first_seat} 座先抽。",
+        f"抽牌順序：{' → '.join(str(s) for s in deal.turn_order)}；數牌壓在牌底，最後由第 {deal.draws[-1][0]} 座抽回。",
+    ]
+    for seat, chars in sorted(deal.hands.items()):
+        who = "（詩伯）" if seat == deal.host_seat else ""
+        lines.append(f"\n第 {seat} 座{who}：{len(chars)} 張")
+        for tone in (PING, ZE):
+            groups: dict[str, list[str]] = {}
+            for char in chars:
+                tile = by_char[char]
+                if tile.tone == tone:
+                    groups.setdefault(tile.rhyme, []).append(char)
+            n = sum(len(g) for g in groups.values())
+            body = " ".join(f"{name}:{''.join(g)}" for name, g in
+                            sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+            lines.append(f"  {tone}（{COLOURS[tone]}）{n}：{body}")
+    lines.append(f"\n驗證：公佈 salt={deal.salt} 與牌堆後，sha256(salt + \"\\n\" + 牌堆) 應等於承諾。")
+    return "\n".join(lines) + "\n"
+
+
 #: The name STYLE.md and ARCHITECTURE.md use for the deal.
 deal_hands = deal_round

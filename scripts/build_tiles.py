@@ -93,6 +93,45 @@ def corpus_counts(path: Path) -> collections.Counter:
     return counts
 
 
+def rhyme_positions(path: Path) -> list[list[str]]:
+    """Per poem, the characters at the end of each couplet (before 。？！), where the rhyme falls."""
+    notes = re.compile(r"（[^）]*）|\([^)]*\)")
+    ends = re.compile(r"(\w)[。？！]")
+    poems = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            text = notes.sub("", "".join(json.loads(line)["paragraphs"]))
+            feet = ends.findall(text)
+            if len(feet) >= 2:
+                poems.append(feet)
+    return poems
+
+
+def rhyme_group_votes(poems: list[list[str]], book, chars: set[str]) -> dict[str, collections.Counter]:
+    """For characters with several groups in one tone: which group their rhyme partners in Tang poems vote for.
+
+    A partner votes only when the rhyme book gives it a single group, e.g. 書 rhyming with 居 魚 餘 → 六魚.
+    """
+    single: dict[str, str | None] = {}
+
+    def only_group(char: str) -> str | None:
+        if char not in single:
+            info = book.lookup(char)
+            groups = {r.group for r in info.readings} if not info.guessed else set()
+            single[char] = groups.pop() if len(groups) == 1 else None
+        return single[char]
+
+    votes: dict[str, collections.Counter] = {c: collections.Counter() for c in chars}
+    for feet in poems:
+        present = [c for c in feet if c in votes]
+        if not present:
+            continue
+        partner_groups = collections.Counter(g for c in feet if (g := only_group(c)))
+        for c in present:
+            votes[c].update(partner_groups)
+    return votes
+
+
 def unihan_strokes(path: Path) -> dict[str, int]:
     """kTotalStrokes per character; the traditional count where Unihan gives two."""
     table = {}
@@ -186,6 +225,15 @@ def main(argv: list[str] | None = None) -> int:
     counts = corpus_counts(args.corpus)
     strokes = unihan_strokes(args.unihan)
 
+    # Several groups within one tone (書: 四支 / 六魚): the group its rhyme partners in Tang verse use.
+    ambiguous = set()
+    for char, n in counts.items():
+        if n >= MIN_COUNT or char in NAMED:
+            info = book.lookup(char)
+            if info.tone in (Tone.PING, Tone.ZE) and len({r.group for r in info.readings}) > 1:
+                ambiguous.add(char)
+    votes = rhyme_group_votes(rhyme_positions(args.corpus), book, ambiguous)
+
     cands: dict[str, list[dict]] = {"平": [], "仄": []}
     for char, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         if (n < MIN_COUNT and char not in NAMED) or char in EXCLUDE or char not in strokes:
@@ -194,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         if info.guessed or info.canonical != char or info.tone not in (Tone.PING, Tone.ZE):
             continue
         tone = info.tone.value
-        group = next(r.group for r in info.readings if r.tone == info.tone)
+        groups = [r.group for r in info.readings if r.tone == info.tone]
+        group = max(groups, key=lambda g: (votes.get(char, {}).get(g, 0), -groups.index(g)))
         cands[tone].append({"char": char, "tone": tone, "rhyme": group, "strokes": strokes[char],
                             "count": n, "class": word_class(char, tagger, t2s),
                             "simplified": t2s.convert(char)})
