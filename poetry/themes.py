@@ -1,0 +1,458 @@
+"""THE THEMES: cluster a hand's characters into themes (山景, 水村釣 …) a poem could take up.
+
+Three read-only data files, loaded once on first use (never at import):
+
+- ``data/vectors.npy`` + ``data/vectors_vocab.txt``: one L2-normalised float16 vector per character,
+  learned from 全唐詩 by ``scripts/build_models.py`` (positive PMI of co-occurrence in a line, a couplet and
+  a short poem, reduced with TruncatedSVD). Other features may reuse them through :func:`char_vectors` and
+  :func:`vector_of`.
+- ``data/themes.json``: the theme lexicon, written by hand (name, description, seed characters, titles).
+
+:func:`suggest_themes` groups the hand with scikit-learn's agglomerative clustering (cosine distance, average
+linkage); a distance threshold, not a fixed count, decides how many groups there are. Each group is named by
+the nearest lexicon theme, or by its most central characters (「松・泉・雲」) when no theme is near; groups
+under the same name merge, characters near no group go to 其他. jieba and scikit-learn are imported here only.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
+
+import numpy as np
+
+from poetry.data import data_path, load_json
+from poetry.errors import MalformedPoemError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from poetry.prosody import RhymeBook
+
+VECTORS_FILE = "vectors.npy"
+VOCAB_FILE = "vectors_vocab.txt"
+THEMES_FILE = "themes.json"
+
+#: At most this many distinct characters in one request (a hand is 150; a whole stack is 600).
+MAX_CHARS = 600
+#: The name of the group of characters that fit no theme.
+OTHER = "其他"
+#: A rhyme group can carry a poem when the hand holds at least this many 平 feet in it (a 律詩 needs 4–5).
+MIN_FEET = 3
+
+# Tuned on the "tune" half of tests/data/themes_gold.json only (scripts/eval_themes.py).
+_LINK_DISTANCE = 0.80  # cosine distance at which agglomerative clustering stops merging
+_NAME_SIMILARITY = 0.10  # a group's centroid at least this close to a theme's takes its name
+_MEMBER_SIMILARITY = 0.08  # a character joins a named group when at least this close to the theme
+_GENERIC_TOP = 200  # the most frequent characters define the "generic" pseudo-theme (→ 其他)
+_MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
+
+
+# --- the vectors -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CharVectors:
+    """The character vectors: ``matrix[index[c]]`` is the L2-normalised float32 vector of ``c``."""
+
+    vocab: tuple[str, ...]  #: characters, most frequent in 全唐詩 first
+    index: Mapping[str, int]  #: character → row
+    matrix: np.ndarray  #: (len(vocab), dim) float32, read-only
+
+    def __contains__(self, char: object) -> bool:
+        return char in self.index
+
+
+@cache
+def _load_vectors(directory: str | None) -> CharVectors:
+    with open(data_path(VOCAB_FILE, directory), encoding="utf-8") as fh:
+        vocab = tuple(line.rstrip("\n") for line in fh if line.strip())
+    matrix = np.load(data_path(VECTORS_FILE, directory)).astype(np.float32)
+    if matrix.shape[0] != len(vocab):
+        raise ValueError(f"{VECTORS_FILE} has {matrix.shape[0]} rows for {len(vocab)} characters")
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12  # float16 rounding
+    matrix.setflags(write=False)
+    return CharVectors(vocab, MappingProxyType({c: i for i, c in enumerate(vocab)}), matrix)
+
+
+def char_vectors(data_dir: str | os.PathLike | None = None) -> CharVectors:
+    """All character vectors (loaded once, read-only); cosine similarity is a plain dot product.
+
+    >>> vectors = char_vectors()
+    >>> float(vectors.matrix[vectors.index["漁"]] @ vectors.matrix[vectors.index["釣"]]) > 0.5
+    True
+    """
+    return _load_vectors(str(data_dir) if data_dir else None)
+
+
+def vector_of(char: str, data_dir: str | os.PathLike | None = None) -> np.ndarray | None:
+    """The vector of one (traditional) character, or None when it is too rare to have one.
+
+    >>> vector_of("山").shape
+    (160,)
+    """
+    vectors = char_vectors(data_dir)
+    row = vectors.index.get(char)
+    return None if row is None else vectors.matrix[row]
+
+
+# --- the lexicon -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Theme:
+    """One theme of data/themes.json: 山景 (seeds 山峰嶺…, titles 山居即事 …)."""
+
+    name: str
+    description: str
+    seeds: tuple[str, ...]
+    titles: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    themes: tuple[Theme, ...]
+    centroids: np.ndarray  # (len(themes), dim): normalised mean of each theme's seed vectors
+    seed_sets: tuple[frozenset[str], ...]
+
+
+def load_themes(data_dir: str | os.PathLike | None = None) -> tuple[Theme, ...]:
+    """The theme lexicon, in file order.
+
+    >>> load_themes()[0].name
+    '山景'
+    """
+    doc = load_json(THEMES_FILE, str(data_dir) if data_dir else None)
+    return tuple(
+        Theme(t["name"], t["description"], tuple(dict.fromkeys(t["seeds"])), tuple(t["titles"]))
+        for t in doc["themes"]
+    )
+
+
+@cache
+def _lexicon(directory: str | None) -> _Lexicon:
+    vectors = _load_vectors(directory)
+    themes = load_themes(directory)
+    rows = []
+    for theme in themes:
+        ids = [vectors.index[c] for c in theme.seeds if c in vectors.index]
+        centroid = vectors.matrix[ids].mean(axis=0)
+        rows.append(centroid / (np.linalg.norm(centroid) + 1e-12))
+    # a pseudo-theme last: the centre of the most frequent characters (之 不 人 一 …), which fit any poem
+    generic = vectors.matrix[:_GENERIC_TOP].mean(axis=0)
+    rows.append(generic / (np.linalg.norm(generic) + 1e-12))
+    centroids = np.vstack(rows).astype(np.float32)
+    centroids.setflags(write=False)
+    return _Lexicon(themes, centroids, tuple(frozenset(t.seeds) for t in themes))
+
+
+# --- results ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThemeChar:
+    """A character of a theme with its tone, for 朱 (平) / 墨 (仄) display."""
+
+    char: str  #: as the hand has it
+    tone: str  #: "平" "仄" "可平可仄" or "?"
+
+
+@dataclass(frozen=True)
+class RhymeOption:
+    """A 平 rhyme group the hand can rhyme a poem on: 下平一先 with feet 煙 天 邊 前 …"""
+
+    group: str  #: 平水韻 group, e.g. "下平一先"
+    feet: tuple[str, ...]  #: the hand's 平 characters in it, the theme's own first
+    theme_feet: int  #: how many of ``feet`` belong to the theme
+
+
+@dataclass(frozen=True)
+class ThemeSuggestion:
+    """One theme a hand can carry: its characters, how strong it is, its rhymes and titles."""
+
+    name: str  #: a lexicon theme (山景), central characters (松・泉・雲) or 其他
+    chars: tuple[ThemeChar, ...]  #: most central first
+    score: float  #: strength in [0, 1): 1 − exp(−Σ similarity / 6); 0 for 其他
+    rhymes: tuple[RhymeOption, ...]  #: groups with ≥ MIN_FEET 平 feet in the hand, best for the theme first
+    titles: tuple[str, ...]  #: two or three title suggestions (none for 其他)
+    description: str = ""  #: the lexicon's one line, when the name is a lexicon theme
+
+
+# --- input -----------------------------------------------------------------------------------------
+
+
+def _is_han(char: str) -> bool:
+    return unicodedata.category(char) == "Lo" and (
+        "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf" or "\U00020000" <= char <= "\U0003134f"
+        or "\uf900" <= char <= "\ufaff"
+    )
+
+
+def hand_chars(chars: str | Iterable[str]) -> tuple[str, ...]:
+    """The distinct Chinese characters of a hand, in order; anything else (spaces, 、, latin) is skipped.
+
+    >>> hand_chars("山、峰 洞石山")
+    ('山', '峰', '洞', '石')
+
+    Raises MalformedPoemError when the input is not text, has no Chinese or more than MAX_CHARS.
+    """
+    if isinstance(chars, str):
+        text = chars
+    elif isinstance(chars, (list, tuple)) and all(isinstance(c, str) for c in chars):
+        text = "".join(chars)
+    else:
+        raise MalformedPoemError("請以文字或字的清單給出手牌。")
+    found = tuple(dict.fromkeys(c for c in text if _is_han(c)))
+    if not found:
+        raise MalformedPoemError("手牌裡沒有漢字。")
+    if len(found) > MAX_CHARS:
+        raise MalformedPoemError(f"手牌最多 {MAX_CHARS} 個不同的字，這裡有 {len(found)} 個。")
+    return found
+
+
+def _traditional_forms(chars: Sequence[str], vectors: CharVectors) -> tuple[str, ...]:
+    """The traditional form to look up for each char: a hand written in simplified script is converted."""
+    from poetry.text import to_simplified, to_traditional
+
+    text = "".join(chars)
+    simplified_only = sum(1 for c in chars if to_traditional(c) != c)
+    traditional_only = sum(1 for c in chars if to_simplified(c) != c)
+    if simplified_only <= traditional_only:
+        converted = list(chars)
+    else:
+        whole = to_traditional(text)
+        converted = list(whole) if len(whole) == len(text) else [to_traditional(c) for c in chars]
+    # a character without a vector may still have one under its other script's form
+    out = []
+    for orig, trad in zip(chars, converted):
+        if trad not in vectors.index:
+            alt = to_traditional(orig)
+            trad = alt if alt in vectors.index else trad
+        out.append(trad)
+    return tuple(out)
+
+
+# --- clustering ------------------------------------------------------------------------------------
+
+
+def _cluster(matrix: np.ndarray) -> np.ndarray:
+    """Agglomerative clustering with a distance threshold: the data decide how many groups."""
+    if len(matrix) < 2:
+        return np.zeros(len(matrix), dtype=int)
+    from sklearn.cluster import AgglomerativeClustering
+
+    model = AgglomerativeClustering(
+        n_clusters=None, metric="cosine", linkage="average", distance_threshold=_LINK_DISTANCE
+    )
+    return model.fit_predict(matrix)
+
+
+def _central_name(members: Sequence[int], sims: np.ndarray, forms: Sequence[str]) -> str:
+    """「松・泉・雲」: the three characters nearest the group's centre."""
+    order = sorted(members, key=lambda i: (-sims[i], forms[i]))
+    return "・".join(forms[i] for i in order[:3])
+
+
+def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> list[dict[str, Any]]:
+    """Groups of hand positions: [{"theme": index or None, "members": [...], "sims": {...}}]."""
+    known = [i for i, c in enumerate(forms) if c in vectors.index]
+    if not known:
+        return []
+    matrix = vectors.matrix[[vectors.index[forms[i]] for i in known]]
+    raw = matrix @ lex.centroids.T  # (n, themes)
+    # specificity: a generic character (之, 一, 去) is about as close to every theme
+    affinity = raw - raw.mean(axis=1, keepdims=True)
+    labels = _cluster(matrix)
+
+    groups: dict[Any, dict[str, Any]] = {}
+    leftovers: list[int] = []
+    for label in sorted(set(labels.tolist())):
+        rows = [r for r in range(len(known)) if labels[r] == label]
+        if len(rows) < 2:
+            leftovers.extend(rows)
+            continue
+        centroid = matrix[rows].mean(axis=0)
+        centroid /= np.linalg.norm(centroid) + 1e-12
+        theme_sims = lex.centroids @ centroid
+        theme_sims = theme_sims - theme_sims.mean()
+        best = int(np.argmax(theme_sims))
+        if best == len(lex.themes):  # nearest the generic centre: fits any poem, so 其他
+            leftovers.extend(rows)
+            continue
+        if theme_sims[best] >= _NAME_SIMILARITY:
+            key: Any = best
+        elif len(rows) >= _MIN_GROUP:
+            key = ("central", label)
+        else:
+            leftovers.extend(rows)
+            continue
+        group = groups.setdefault(key, {"theme": key if isinstance(key, int) else None, "rows": []})
+        group["rows"].extend(rows)
+
+    # a character joins the named group whose theme it is closest to, if close enough; else 其他
+    named = [g for g in groups.values() if g["theme"] is not None]
+    for group in named:
+        keep = []
+        for r in group["rows"]:
+            if affinity[r, group["theme"]] >= _MEMBER_SIMILARITY and affinity[r, :-1].max() > affinity[r, -1]:
+                keep.append(r)
+            else:
+                leftovers.append(r)
+        group["rows"] = keep
+    for r in sorted(leftovers):
+        candidates = [(affinity[r, g["theme"]], -k) for k, g in enumerate(named)]
+        if candidates and affinity[r, :-1].max() > affinity[r, -1]:
+            best_sim, neg_k = max(candidates)
+            if best_sim >= _MEMBER_SIMILARITY:
+                named[-neg_k]["rows"].append(r)
+
+    out = []
+    for group in groups.values():
+        rows = sorted(set(group["rows"]))
+        if len(rows) < _MIN_GROUP:
+            continue
+        if group["theme"] is not None:
+            sims = affinity[rows, group["theme"]]
+        else:
+            centroid = matrix[rows].mean(axis=0)
+            sims = matrix[rows] @ (centroid / (np.linalg.norm(centroid) + 1e-12))
+        out.append({"theme": group["theme"], "members": [known[r] for r in rows],
+                    "sims": {known[r]: float(s) for r, s in zip(rows, sims)}})
+    return out
+
+
+# --- rhymes and titles -----------------------------------------------------------------------------
+
+
+def _ping_groups(char: str, book: RhymeBook) -> tuple[str, ...]:
+    """The 平 rhyme groups a character can rhyme in (its common 平 readings; rare ones if that is all)."""
+    from poetry.prosody import Tone
+
+    readings = [r for r in book.lookup(char).readings if r.tone is Tone.PING]
+    common = [r for r in readings if r.common] or readings
+    return tuple(dict.fromkeys(r.group for r in common))
+
+
+def _rhymes(theme_chars: Sequence[str], hand: Sequence[str], feet_by_group: Mapping[str, list[str]]
+            ) -> tuple[RhymeOption, ...]:
+    own = set(theme_chars)
+    rank = {c: i for i, c in enumerate(theme_chars)}
+    options = []
+    for group, feet in feet_by_group.items():
+        if len(feet) < MIN_FEET:
+            continue
+        ordered = sorted(feet, key=lambda c: (c not in own, rank.get(c, 0), hand.index(c)))
+        options.append(RhymeOption(group, tuple(ordered), sum(c in own for c in feet)))
+    options.sort(key=lambda o: (-o.theme_feet, -len(o.feet), o.group))
+    return tuple(options)
+
+
+def _titles(theme: Theme | None, members: Sequence[str], hand: Sequence[str]) -> tuple[str, ...]:
+    """Two or three titles: the lexicon's, those using more of the hand first; generic ones otherwise."""
+    if theme is None:
+        a, b = members[0], members[1] if len(members) > 1 else members[0]
+        return (f"詠{a}", f"{a}{b}即事", f"{a}{b}偶成")
+    in_hand = set(hand)
+    ranked = sorted(enumerate(theme.titles), key=lambda it: (-sum(c in in_hand for c in it[1]), it[0]))
+    return tuple(t for _, t in ranked[:3])
+
+
+# --- the entry point -------------------------------------------------------------------------------
+
+
+def suggest_themes(
+    chars: str | Iterable[str],
+    rhyme_book: RhymeBook | None = None,
+    max_themes: int = 6,
+    data_dir: str | os.PathLike | None = None,
+) -> tuple[ThemeSuggestion, ...]:
+    """Group a hand into themes, strongest first, with their rhymes and titles; 其他 (if any) last.
+
+    >>> [t.name for t in suggest_themes("山峰洞石澗壑巖嶺泉瀑雲松猿 江萍湖浦漁磯釣舟蓑鷗 之而")][:2]
+    ['山景', '水村釣']
+
+    ``chars`` is a string or a list of characters, traditional or simplified; characters the vectors do
+    not know go to 其他. Raises MalformedPoemError for input with no Chinese, or too much of it.
+    """
+    from poetry.prosody import get_rhyme_book
+
+    hand = hand_chars(chars)
+    if max_themes < 1:
+        raise MalformedPoemError("至少要列出一個題材。")
+    book = rhyme_book or get_rhyme_book()
+    vectors = _load_vectors(str(data_dir) if data_dir else None)
+    lex = _lexicon(str(data_dir) if data_dir else None)
+    forms = _traditional_forms(hand, vectors)
+
+    feet_by_group: dict[str, list[str]] = {}
+    for orig, form in zip(hand, forms):
+        for group in _ping_groups(form, book):
+            feet_by_group.setdefault(group, []).append(orig)
+
+    def tone(i: int) -> str:
+        return book.lookup(forms[i]).tone.value
+
+    suggestions = []
+    placed: set[int] = set()
+    for group in _group_hand(forms, vectors, lex):
+        members = sorted(group["members"], key=lambda i: (-group["sims"][i], i))
+        strength = sum(max(0.0, group["sims"][i]) for i in members)
+        theme = lex.themes[group["theme"]] if group["theme"] is not None else None
+        member_chars = [hand[i] for i in members]
+        suggestions.append(
+            ThemeSuggestion(
+                name=theme.name if theme else _central_name(members, group["sims"], hand),
+                chars=tuple(ThemeChar(hand[i], tone(i)) for i in members),
+                score=round(1.0 - float(np.exp(-strength / 6.0)), 3),
+                rhymes=_rhymes(member_chars, hand, feet_by_group),
+                titles=_titles(theme, member_chars, hand),
+                description=theme.description if theme else "",
+            )
+        )
+    suggestions.sort(key=lambda s: (-s.score, s.name))
+    suggestions = suggestions[:max_themes]
+    for s in suggestions:
+        placed.update(c.char for c in s.chars)  # type: ignore[arg-type]
+    rest = [i for i, c in enumerate(hand) if c not in placed]
+    if rest:
+        suggestions.append(ThemeSuggestion(OTHER, tuple(ThemeChar(hand[i], tone(i)) for i in rest), 0.0, (), ()))
+    return tuple(suggestions)
+
+
+def themes_to_json(suggestions: Sequence[ThemeSuggestion]) -> dict[str, Any]:
+    """The JSON shape of the CLI and the API: {"themes": [{"name", "chars", "score", "rhymes", "titles"}]}."""
+    return {
+        "themes": [
+            {
+                "name": s.name,
+                "description": s.description,
+                "chars": [{"char": c.char, "tone": c.tone} for c in s.chars],
+                "score": s.score,
+                "rhymes": [{"group": r.group, "feet": list(r.feet), "theme_feet": r.theme_feet} for r in s.rhymes],
+                "titles": list(s.titles),
+            }
+            for s in suggestions
+        ]
+    }
+
+
+# --- jieba, wrapped once ---------------------------------------------------------------------------
+
+
+@cache
+def tokenizer():
+    """Our own jieba Tokenizer (quiet, initialised once); the global ``jieba.cut`` is never used.
+
+    >>> "漁舟" in tokenizer().FREQ
+    True
+    """
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.Tokenizer()
+    tok.initialize()
+    return tok

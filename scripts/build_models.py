@@ -1,0 +1,166 @@
+"""Build the character vectors of the themes feature from the 全唐詩 corpus.
+
+    python scripts/build_models.py [--corpus ../shared/corpus/quantangshi.jsonl.gz] [--out data/]
+
+Writes data/vectors.npy (float16, one L2-normalised row per character) and data/vectors_vocab.txt
+(one character a line, in the same order, most frequent first). Method:
+
+1. Clean each poem: drop editorial notes in parentheses (also when split across paragraphs), `[字]`
+   brackets, `□` gaps and anything that is not a CJK ideograph; 鬆 → 松 (a known conversion fault of the corpus).
+2. Keep the VOCAB most frequent characters. Build sparse incidence matrices (context × character) for three
+   kinds of context: a line (句), a couplet (聯, one paragraph) and a short poem (≤ 8 couplets, for the poem's
+   subject). The co-occurrence counts are the weighted sum of X.T @ X over the three, diagonal dropped.
+3. Positive PMI with context-distribution smoothing (α = 0.75), then scikit-learn TruncatedSVD
+   (fixed random_state) to DIM dimensions, rows scaled by √σ and L2-normalised.
+
+A rebuild from the same corpus gives the same vectors. It runs in about a minute on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "quantangshi.jsonl.gz"
+
+VOCAB = 6000
+DIM = 160
+WEIGHTS = {"line": 1.0, "couplet": 1.0, "poem": 0.5}
+MAX_POEM_COUPLETS = 8
+SEED = 20261129
+
+_NOTE = re.compile(r"[（(][^（）()]*[）)]")
+_BRACKET = re.compile(r"\[[^\]]*\]")
+_LINE_SPLIT = re.compile(r"[，。？！；：、,.?!;:]+")
+_FIXES = str.maketrans({"鬆": "松"})
+
+
+def is_han(ch: str) -> bool:
+    """A CJK unified ideograph (basic block or extension A)."""
+    return "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf"
+
+
+def clean_poem(paragraphs: list[str]) -> list[list[str]]:
+    """Couplets of a poem, each a list of cleaned lines (Han characters only)."""
+    text = "\n".join(paragraphs)
+    text = _NOTE.sub("", text)
+    # a note opened in one paragraph and closed in a later one
+    text = re.sub(r"[（(][^）)]*[）)]", "", text, flags=re.S)
+    text = _BRACKET.sub("", text).replace("□", "").translate(_FIXES)
+    couplets = []
+    for para in text.split("\n"):
+        lines = ["".join(c for c in part if is_han(c)) for part in _LINE_SPLIT.split(para)]
+        lines = [line for line in lines if line]
+        if lines:
+            couplets.append(lines)
+    return couplets
+
+
+def read_corpus(path: Path) -> list[list[list[str]]]:
+    """All poems, cleaned."""
+    poems = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for raw in tqdm(fh, total=57607, desc="reading", unit="poem"):
+            poem = clean_poem(json.loads(raw).get("paragraphs") or [])
+            if poem:
+                poems.append(poem)
+    return poems
+
+
+def incidence(contexts: list[list[int]], n_chars: int) -> sparse.csr_matrix:
+    """Binary context × character matrix (a character counts once per context)."""
+    rows, cols = [], []
+    for i, ids in enumerate(contexts):
+        unique = set(ids)
+        rows.extend([i] * len(unique))
+        cols.extend(unique)
+    data = np.ones(len(rows), dtype=np.float32)
+    return sparse.csr_matrix((data, (rows, cols)), shape=(len(contexts), n_chars))
+
+
+def build(corpus: Path, vocab_size: int = VOCAB, dim: int = DIM) -> tuple[list[str], np.ndarray]:
+    """Return (vocabulary, float32 vectors) for the corpus."""
+    from sklearn.decomposition import TruncatedSVD
+
+    poems = read_corpus(corpus)
+    freq = Counter(ch for poem in poems for couplet in poem for line in couplet for ch in line)
+    vocab = [ch for ch, _ in sorted(freq.items(), key=lambda kv: (-kv[1], kv[0]))[:vocab_size]]
+    index = {ch: i for i, ch in enumerate(vocab)}
+
+    contexts: dict[str, list[list[int]]] = {"line": [], "couplet": [], "poem": []}
+    for poem in tqdm(poems, desc="contexts", unit="poem"):
+        poem_ids = []
+        for couplet in poem:
+            couplet_ids = []
+            for line in couplet:
+                ids = [index[c] for c in line if c in index]
+                if ids:
+                    contexts["line"].append(ids)
+                couplet_ids.extend(ids)
+            if couplet_ids:
+                contexts["couplet"].append(couplet_ids)
+            poem_ids.extend(couplet_ids)
+        if poem_ids and len(poem) <= MAX_POEM_COUPLETS:
+            contexts["poem"].append(poem_ids)
+
+    n = len(vocab)
+    counts = sparse.csr_matrix((n, n), dtype=np.float64)
+    for kind in tqdm(("line", "couplet", "poem"), desc="co-occurrence", unit="kind"):
+        x = incidence(contexts[kind], n)
+        counts = counts + WEIGHTS[kind] * (x.T @ x).astype(np.float64)
+    counts = counts.tolil()
+    counts.setdiag(0)
+    counts = counts.tocsr()
+    counts.eliminate_zeros()
+
+    # PPMI with context-distribution smoothing
+    total = counts.sum()
+    row = np.asarray(counts.sum(axis=1)).ravel()
+    col = np.asarray(counts.sum(axis=0)).ravel() ** 0.75
+    coo = counts.tocoo()
+    pmi = np.log(coo.data * col.sum() / (row[coo.row] * col[coo.col]))
+    keep = pmi > 0
+    ppmi = sparse.csr_matrix((pmi[keep], (coo.row[keep], coo.col[keep])), shape=(n, n))
+    del total
+
+    with tqdm(total=1, desc="svd", unit="step") as bar:
+        svd = TruncatedSVD(n_components=dim, algorithm="randomized", n_iter=7, random_state=SEED)
+        u = svd.fit_transform(ppmi)  # = U · Σ
+        bar.update(1)
+    vectors = u / np.sqrt(svd.singular_values_)  # U · √Σ
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-12
+    return vocab, vectors.astype(np.float32)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--out", type=Path, default=ROOT / "data")
+    parser.add_argument("--vocab", type=int, default=VOCAB)
+    parser.add_argument("--dim", type=int, default=DIM)
+    args = parser.parse_args(argv)
+    if not args.corpus.exists():
+        print(f"corpus not found: {args.corpus}", file=sys.stderr)
+        return 1
+    vocab, vectors = build(args.corpus, args.vocab, args.dim)
+    args.out.mkdir(parents=True, exist_ok=True)
+    np.save(args.out / "vectors.npy", vectors.astype(np.float16))
+    with open(args.out / "vectors_vocab.txt", "w", encoding="utf-8") as fh:
+        fh.write("\n".join(vocab) + "\n")
+    size = (args.out / "vectors.npy").stat().st_size + (args.out / "vectors_vocab.txt").stat().st_size
+    print(f"{len(vocab)} characters × {vectors.shape[1]} dimensions, {size / 1e6:.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

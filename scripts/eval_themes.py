@@ -1,0 +1,162 @@
+"""Evaluate the theme grouping on planted gold hands, against two baselines.
+
+    python scripts/eval_themes.py [--hands 200] [--half tune|held-out|both] [--seed 7]
+
+Gold: tests/data/themes_gold.json, themed character lists written by hand independently of
+data/themes.json, each marked "tune" (may be looked at while tuning) or "held-out" (only reported).
+Each hand plants 3 gold lists of different themes (from one half) among random tiles of data/tiles.json
+up to 150 characters. Reported per half, averaged over the hands:
+
+- ARI: adjusted Rand index of the predicted grouping of the planted characters against the gold lists
+  (a character put in 其他 counts as a group of its own);
+- naming: share of planted lists whose plurality group carries the gold theme's name.
+
+Baselines on the same hands: radical-only grouping (Unihan kRSUnicode radical; a radical group is named
+by the lexicon theme whose seeds share that radical most often) and random grouping (as many groups as
+the model found, random lexicon names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import json
+import random
+import sys
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sklearn.metrics import adjusted_rand_score  # noqa: E402
+
+from poetry.themes import OTHER, _traditional_forms, char_vectors, load_themes, suggest_themes  # noqa: E402
+from poetry.tiles import load_tile_set  # noqa: E402
+
+GOLD = ROOT / "tests" / "data" / "themes_gold.json"
+UNIHAN = Path("/usr/share/unicode/Unihan_IRGSources.txt.bz2")
+HAND_SIZE = 150
+PLANTED = 3
+
+
+def load_gold(half: str) -> list[dict]:
+    lists = json.loads(GOLD.read_text(encoding="utf-8"))["lists"]
+    return [g for g in lists if half == "both" or g["half"] == half]
+
+
+@cache
+def radicals() -> dict[str, str]:
+    """char → radical number from Unihan kRSUnicode ('46.3' → '46')."""
+    out = {}
+    with bz2.open(UNIHAN, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if "\tkRSUnicode\t" in line:
+                code, _, value = line.rstrip("\n").split("\t")
+                out[chr(int(code[2:], 16))] = value.split()[0].split(".")[0].rstrip("'")
+    return out
+
+
+def make_hands(gold: list[dict], n: int, seed: int) -> list[tuple[list[str], dict[str, int], list[str]]]:
+    """n hands: (characters, planted char → list id, theme name of each list id)."""
+    rng = random.Random(seed)
+    tiles = [t.char for t in load_tile_set()]
+    hands = []
+    by_theme: dict[str, list[dict]] = {}
+    for g in gold:
+        by_theme.setdefault(g["theme"], []).append(g)
+    for _ in range(n):
+        names = rng.sample(sorted(by_theme), PLANTED)
+        lists = [rng.choice(by_theme[name]) for name in names]
+        planted: dict[str, int] = {}
+        for k, g in enumerate(lists):
+            for c in g["chars"]:
+                planted.setdefault(c, k)
+        filler = [c for c in tiles if c not in planted]
+        rng.shuffle(filler)
+        chars = list(planted) + filler[: HAND_SIZE - len(planted)]
+        rng.shuffle(chars)
+        hands.append((chars, planted, names))
+    return hands
+
+
+def score(pred: dict[str, str], planted: dict[str, int], names: list[str]) -> tuple[float, int]:
+    """(ARI over the planted chars, number of lists named right)."""
+    order = sorted(planted)
+    truth = [planted[c] for c in order]
+    labels = [pred.get(c, OTHER) if pred.get(c, OTHER) != OTHER else f"{OTHER}:{c}" for c in order]
+    ari = adjusted_rand_score(truth, labels)
+    right = 0
+    for k, name in enumerate(names):
+        got = Counter(pred.get(c, OTHER) for c in order if planted[c] == k).most_common()
+        got = [g for g in got if g[0] != OTHER] or [(OTHER, 0)]
+        right += got[0][0] == name
+    return ari, right
+
+
+def model_grouping(chars: list[str]) -> dict[str, str]:
+    return {tc.char: s.name for s in suggest_themes(chars, max_themes=99) for tc in s.chars}
+
+
+def radical_grouping(chars: list[str]) -> dict[str, str]:
+    rad = radicals()
+    themes = load_themes()
+    seed_rad = [Counter(rad.get(c) for c in t.seeds) for t in themes]
+    pred = {}
+    for c in chars:
+        r = rad.get(c)
+        best = max(range(len(themes)), key=lambda k: (seed_rad[k][r], -k))
+        pred[c] = themes[best].name if r and seed_rad[best][r] else f"部{r}"
+    return pred
+
+
+def random_grouping(chars: list[str], k: int, rng: random.Random) -> dict[str, str]:
+    names = rng.sample([t.name for t in load_themes()], k)
+    return {c: rng.choice(names) for c in chars}
+
+
+def evaluate(half: str, n: int, seed: int) -> dict[str, dict[str, float]]:
+    gold = load_gold(half)
+    rng = random.Random(seed + 1)
+    totals = {m: [0.0, 0] for m in ("model", "radical", "random")}
+    lists = 0
+    for chars, planted, names in make_hands(gold, n, seed):
+        pred = model_grouping(chars)
+        k = max(1, len({v for v in pred.values() if v != OTHER}))
+        for method, p in (("model", pred), ("radical", radical_grouping(chars)),
+                          ("random", random_grouping(chars, k, rng))):
+            ari, right = score(p, planted, names)
+            totals[method][0] += ari
+            totals[method][1] += right
+        lists += len(names)
+    return {m: {"ari": round(a / n, 3), "naming": round(r / lists, 3)} for m, (a, r) in totals.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--half", choices=["tune", "held-out", "both"], default="both")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--show", type=int, default=0, help="print the grouping of the first N hands")
+    args = parser.parse_args(argv)
+    halves = ["tune", "held-out"] if args.half == "both" else [args.half]
+    vectors = char_vectors()
+    gold = load_gold(args.half)
+    oov = sorted({c for g in gold for c in _traditional_forms(g["chars"], vectors) if c not in vectors})
+    print(f"gold characters without a vector (always 其他): {''.join(oov) or 'none'}")
+    for half in halves:
+        if args.show:
+            for chars, planted, names in make_hands(load_gold(half), args.show, args.seed):
+                print("planted:", names)
+                for s in suggest_themes(chars, max_themes=99):
+                    print(f"  {s.name} {s.score}: {''.join(c.char for c in s.chars)}")
+        result = evaluate(half, args.hands, args.seed)
+        print(f"[{half}] {args.hands} hands × {PLANTED} planted lists")
+        for method, r in result.items():
+            print(f"  {method:8s} ARI {r['ari']:.3f}  naming {r['naming']:.1%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
