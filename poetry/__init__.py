@@ -3,6 +3,7 @@
 A pure domain package: it never imports Flask. The public API is re-exported here as the modules land.
 """
 
+from poetry.checker import CharReport, CheckResult, LineReport, Violation, check_poem
 from poetry.errors import (
     InvalidHandError,
     MalformedPoemError,
@@ -25,6 +26,11 @@ from poetry.tiles import (
 )
 
 __all__ = [
+    "CharReport",
+    "CheckResult",
+    "LineReport",
+    "Violation",
+    "check_poem",
     "Deal",
     "Tile",
     "commitment",
