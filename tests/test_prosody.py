@@ -98,3 +98,40 @@ def test_import_stays_light():
     code = "import sys, poetry.prosody; print(any(m.split('.')[0] in ('opencc', 'pypinyin', 'flask') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    "char, canonical, group",
+    [
+        ("青", "靑", "下平九靑"),  # 新舊字形: the book spells the old form
+        ("真", "眞", "上平十一眞"),
+        ("留", "畱", "下平十一尤"),
+        ("說", "説", "入聲九屑"),
+        ("絕", "絶", "入聲九屑"),
+        ("尚", "尙", "去聲二十三漾"),
+        ("爲", "為", "上平四支"),
+    ],
+)
+def test_variant_spellings_resolve_to_the_book_form(book, char, canonical, group):
+    info = book.lookup(char)
+    assert info.canonical == canonical
+    assert group in info.groups
+    assert not info.guessed
+
+
+def test_variant_keeps_only_its_own_readings(book):
+    # 並 is filed under 幷, whose 平 reading (幷州) is not 並's
+    assert book.tone_of("並") is Tone.ZE
+    assert book.rhyme_groups_of("並") == ("上聲二十四迥",)
+
+
+def test_group_listing_shows_the_usual_spelling(book):
+    chars = book.chars_in_group("下平九靑")
+    assert "青" in chars[:5] and "靑" not in chars
+
+
+def test_char_in_no_book_gets_a_marked_mandarin_guess(book):
+    info = book.lookup("𠀀")  # an extension-B character no rhyme table lists
+    assert info.guessed
+    assert info.tone in (Tone.PING, Tone.ZE)
+    assert info.readings == ()
