@@ -260,6 +260,7 @@ def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
     from poetry.prosody import get_rhyme_book  # the 平水韻 decides 平仄
 
     book = get_rhyme_book("pingshui")
+    standard = {t.char: t for t in load_tile_set()}
     tiles, unknown, either, wrong_tone, no_strokes = [], [], [], [], []
     for rec, char in zip(records, chars):
         info = book.lookup(char)
@@ -277,6 +278,8 @@ def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
                 continue
             tone = book_tone
         rhyme = str(rec.get("rhyme") or "").strip()
+        if not rhyme and char in standard and standard[char].tone == tone:
+            rhyme = standard[char].rhyme  # the group chosen for the standard set (書 → 六魚, not 四支)
         if not rhyme:
             groups = [r.group for r in info.readings if getattr(r.tone, "value", r.tone) == tone]
             rhyme = groups[0] if groups else ""

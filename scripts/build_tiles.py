@@ -40,8 +40,9 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "quantangshi.jsonl.gz"
 UNIHAN = Path("/usr/share/unicode/Unihan_IRGSources.txt.bz2")
 MIN_COUNT = 30
 NAMED = "山峰洞石澗壑江萍湖草煙浦漁磯"
-#: Wrong traditional forms in the corpus (its README) and editorial characters.
-EXCLUDE = set("鬆徵幹裏錄")
+#: Wrong traditional forms in the corpus (its README), an editorial character, and variant spellings
+#: the corpus prefers where readers expect the standard form (劒 → 劍, 却 → 卻, 羣 → 群).
+EXCLUDE = set("鬆徵幹裏錄" "劒却羣")
 
 #: Word-class quotas per tone (of 300).
 QUOTA = {
@@ -235,12 +236,14 @@ def main(argv: list[str] | None = None) -> int:
     votes = rhyme_group_votes(rhyme_positions(args.corpus), book, ambiguous)
 
     cands: dict[str, list[dict]] = {"平": [], "仄": []}
+    spellings: set[str] = set()
     for char, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         if (n < MIN_COUNT and char not in NAMED) or char in EXCLUDE or char not in strokes:
             continue
         info = book.lookup(char)
-        if info.guessed or info.canonical != char or info.tone not in (Tone.PING, Tone.ZE):
+        if info.guessed or info.tone not in (Tone.PING, Tone.ZE) or info.canonical in spellings:
             continue
+        spellings.add(info.canonical)  # one tile per book entry, in the spelling poets use most (青, not 靑)
         tone = info.tone.value
         groups = [r.group for r in info.readings if r.tone == info.tone]
         group = max(groups, key=lambda g: (votes.get(char, {}).get(g, 0), -groups.index(g)))
