@@ -1,0 +1,201 @@
+"""The round store without Flask: schema and migrations, the round's rules, drafts that outlive the process."""
+
+import functools
+import random
+import threading
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from poetry import tiles
+from poetry.store import (
+    BadInput,
+    NotAllowed,
+    RoundNotFound,
+    Store,
+    TooManyAttempts,
+    WrongPhase,
+    check_composition,
+    clean_text,
+    metadata,
+    poem_lines,
+    rhyme_feet,
+)
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+
+
+def seeded(seed):
+    return functools.partial(tiles.deal_round, rng=random.Random(seed))
+
+
+def full_table(store, host_plays=True):
+    created = store.create_round(title="春日山行", host_name="東坡", host_plays=host_plays)
+    code = created["code"]
+    host = store.authenticate(code, created["host_token"])
+    players = {}
+    for name in ("子由", "少游", "魯直", "無咎")[: 3 if host_plays else 4]:
+        joined = store.join(code, name, client=f"10.0.0.{len(players)}")
+        players[joined["seat"]] = store.authenticate(code, joined["token"])
+    return code, host, players
+
+
+def test_migrations_build_exactly_the_declared_schema(store):
+    with store.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    Store(store.engine)  # upgrading an up-to-date database changes nothing and does not fail
+
+
+def test_seats_deal_and_hands_follow_the_count(store):
+    code, host, players = full_table(store)
+    assert host.seat == 1 and host.is_host and sorted(players) == [2, 3, 4]
+    deal = store.deal(code, host, deal_fn=seeded(11))
+    expected = tiles.deal_round(tiles.load_tile_set(), host_seat=1, rng=random.Random(11))
+    assert deal["commitment"] == expected.commitment
+    assert deal["first_seat"] == tiles.first_seat(expected.count_tile.strokes, host_seat=1)
+    for seat, viewer in [(1, host), *players.items()]:
+        hand = store.hand(code, viewer)
+        assert [t["char"] for t in hand["tiles"]] == list(expected.hands[seat])
+        assert all(t["tone"] in ("平", "仄") and t["strokes"] > 0 for t in hand["tiles"])
+    record = store.hands(code, host)["hands"]
+    assert sorted(len(h["tiles"]) for h in record) == [150] * 4
+    with pytest.raises(NotAllowed):
+        store.hands(code, players[2])
+
+
+def test_a_judging_host_sits_at_zero_and_the_count_starts_at_seat_one(store):
+    code, host, players = full_table(store, host_plays=False)
+    assert host.seat == 0 and sorted(players) == [1, 2, 3, 4]
+    deal = store.deal(code, host, deal_fn=seeded(5))
+    expected = tiles.deal_round(tiles.load_tile_set(), host_seat=None, rng=random.Random(5))
+    assert deal["first_seat"] == expected.first_seat
+    with pytest.raises(NotAllowed):
+        store.hand(code, host)  # a 詩伯 who does not play has no hand of their own
+    assert len(store.hands(code, host)["hands"]) == 4
+
+
+def test_phases_are_enforced(store):
+    code, host, players = full_table(store)
+    with pytest.raises(WrongPhase):
+        store.save_draft(code, players[2], "", "未抽牌")
+    with pytest.raises(NotAllowed):
+        store.deal(code, players[3])
+    store.deal(code, host, deal_fn=seeded(1))
+    with pytest.raises(WrongPhase):
+        store.deal(code, host)
+    with pytest.raises(WrongPhase):
+        store.join(code, "後來者")
+    with pytest.raises(WrongPhase):
+        store.results(code)
+    with pytest.raises(RoundNotFound):
+        store.round_info("ZZZZZZ")
+
+
+def test_drafts_survive_a_new_store_on_the_same_file(tmp_path):
+    url = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    first = Store(url)
+    code, host, players = full_table(first)
+    first.deal(code, host, deal_fn=seeded(2))
+    first.save_draft(code, players[3], "江村", "清江一曲抱村流\n長夏江村事事幽")
+    first.engine.dispose()
+
+    second = Store(url)
+    draft = second.get_draft(code, players[3])
+    assert draft["title"] == "江村" and draft["text"].startswith("清江一曲抱村流")
+    assert draft["revision"] == 1 and not draft["submitted"]
+
+
+def test_grades_are_stored_and_listed(store):
+    code, host, players = full_table(store)
+    with pytest.raises(WrongPhase):
+        store.set_grade(code, 2, "上品")
+    store.deal(code, host, deal_fn=seeded(3))
+    store.set_grade(code, 2, "中品", "頷聯工穩")
+    store.set_grade(code, 2, "上品", "改定")
+    store.set_grade(code, 4, "荒牌")
+    assert [(g["seat"], g["grade"], g["comment"]) for g in store.list_grades(code)] == [
+        (2, "上品", "改定"), (4, "荒牌", "")]
+    with pytest.raises(BadInput):
+        store.set_grade(code, 3, "絕品")
+
+
+def test_joining_is_rate_limited_per_client(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'rate.sqlite3'}", join_limit=3)
+    code = store.create_round(title="試", host_name="主")["code"]
+    for attempt in range(3):
+        with pytest.raises(RoundNotFound):
+            store.join("WRONG" + str(attempt), "猜碼", client="203.0.113.9")
+    with pytest.raises(TooManyAttempts):
+        store.join(code, "猜碼", client="203.0.113.9")
+    assert store.join(code, "正客", client="198.51.100.1")["seat"] == 2
+
+
+def test_concurrent_joins_never_seat_more_than_four(store):
+    code = store.create_round(title="搶座", host_name="主")["code"]
+    outcomes = []
+
+    def join(i):
+        try:
+            outcomes.append(store.join(code, f"客{i}", client=f"c{i}")["seat"])
+        except WrongPhase:
+            outcomes.append(None)
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(s for s in outcomes if s) == [2, 3, 4]
+    assert len(store.round_info(code)["seats"]) == 4
+
+
+def test_events_record_public_changes_in_order(store):
+    code, host, players = full_table(store)
+    store.deal(code, host, deal_fn=seeded(4))
+    kinds = [e["kind"] for e in store.events_since(code)]
+    assert kinds == ["seats"] * 4 + ["dealt"]
+    dealt = store.events_since(code)[-1]["data"]
+    assert set(dealt) == {"commitment", "count_tile", "first_seat", "turn_order", "hand_size"}  # no hands
+    assert store.events_since(code, after=store.events_since(code)[-1]["id"]) == []
+
+
+@pytest.mark.parametrize("value, message", [
+    ("<b>" * 20, "太長"), ("春\x00日", "控制字元"), ("春\u202e日", "控制字元"), (12, "必須是文字"), (["春"], "必須是文字"),
+])
+def test_clean_text_refuses_bad_strings(value, message):
+    with pytest.raises(BadInput, match=message):
+        clean_text(value, "title", "標題")
+
+
+def test_poem_lines_and_rhyme_feet_of_a_real_quatrain():
+    lines = poem_lines("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。")
+    assert lines == ["白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓"]
+    book = {"盡": "仄", "流": "平", "目": "仄", "樓": "平"}
+    assert rhyme_feet(lines, lambda c: book.get(c) == "平") == [(2, "流"), (4, "樓")]
+    # 首句入韻: 杜牧〈山行〉's first line ends on 斜 (下平六麻), a rhyme foot too
+    lines = poem_lines("遠上寒山石徑斜，白雲生處有人家。停車坐愛楓林晚，霜葉紅於二月花。")
+    assert [c for _, c in rhyme_feet(lines, lambda c: c in "斜家花")] == ["斜", "家", "花"]
+
+
+def test_composition_rules():
+    poem = "白日依山盡，黃河入海流。欲窮千里目，更上一層樓。"
+    is_ping = lambda c: c in "流樓"  # noqa: E731
+    hand = "登鸛雀樓流"
+    assert check_composition("登樓", poem, hand, "rhyme_feet", is_ping=is_ping) == []
+    missing = check_composition("登樓", poem, "登鸛雀樓", "rhyme_feet", is_ping=is_ping)
+    assert [(v["where"], v["char"]) for v in missing] == [("rhyme", "流")]
+    assert "第 2 句" in missing[0]["message"]
+    title = check_composition("登高", poem, hand, "rhyme_feet", is_ping=is_ping)
+    assert [(v["where"], v["char"]) for v in title] == [("title", "高")]
+    # 集字: every character from the hand, each tile once; blanks cover what is missing
+    full = "".join(poem_lines(poem))
+    assert check_composition("", poem, full, "jizi") == []
+    short = check_composition("", poem, full.replace("樓", ""), "jizi")
+    assert [v["char"] for v in short] == ["樓"]
+    assert check_composition("", poem, full.replace("樓", ""), "jizi", wildcards=1) == []
+    twice = check_composition("", "山山", "山", "jizi")
+    assert twice[0]["count"] == 1 and "只有一張" in twice[0]["message"]
