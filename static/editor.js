@@ -51,9 +51,11 @@
 (function () {
   "use strict";
 
-  var HAN = /\p{Script=Han}/u;
-  var OPEN_NOTE = "（([［【〔";
-  var CLOSE_NOTE = "）)]］】〕";
+  // The characters the checker keeps (poetry/text.py: CJK ideographs, 〇, and □ for a gap); editorial
+  // notes in parentheses are dropped, brackets around a restored [字] are not.
+  var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{323af}〇□]/u;
+  var OPEN_NOTE = "（(";
+  var CLOSE_NOTE = "）)";
 
   function readStrings() {
     var node = document.getElementById("poem-editor-strings");
@@ -91,15 +93,24 @@
    * for a character that cannot be found (the text changed, or the checker normalised it).
    */
   function locate(text, lines) {
-    var han = [];           // every Han character outside bracketed notes: {c, at}
-    var depth = 0;
+    // Notes are matched pairs of parentheses (nested too); an unclosed one is plain text, as in strip_notes.
+    var units = Array.from(text);
+    var offsets = [];
     var at = 0;
-    for (var ch of text) {
-      if (OPEN_NOTE.indexOf(ch) >= 0) depth += 1;
-      else if (CLOSE_NOTE.indexOf(ch) >= 0) depth = Math.max(0, depth - 1);
-      else if (depth === 0 && HAN.test(ch)) han.push({ c: ch, at: at });
-      at += ch.length;
-    }
+    units.forEach(function (ch) { offsets.push(at); at += ch.length; });
+    var noted = new Array(units.length).fill(false);
+    var open = [];
+    units.forEach(function (ch, i) {
+      if (OPEN_NOTE.indexOf(ch) >= 0) open.push(i);
+      else if (CLOSE_NOTE.indexOf(ch) >= 0 && open.length) {
+        var from = open.pop();
+        for (var j = from; j <= i; j++) noted[j] = true;
+      }
+    });
+    var han = [];           // every kept character outside notes: {c, at}
+    units.forEach(function (ch, i) {
+      if (!noted[i] && HAN.test(ch)) han.push({ c: ch, at: offsets[i] });
+    });
     var cursor = 0;
     return lines.map(function (line) {
       var want = (line.chars || []).map(function (c) { return c.char; });
@@ -337,6 +348,7 @@
         wrap.appendChild(el("dd", null, value));
         facts.appendChild(wrap);
       }
+      if (report.title) fact(S.title, "《" + report.title + "》");
       fact(S.form, report.form);
       fact(S.pattern, report.pattern);
       fact(S.rhymeGroup, report.rhyme_group);

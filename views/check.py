@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import unicodedata
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template, request
+
+from poetry.checker import check_poem
+from poetry.errors import PoetryError
 
 bp = Blueprint("check", __name__)
 
@@ -38,14 +41,22 @@ def api_check():
 
     :raise 400: not a JSON object, a field of the wrong type, an unknown rhyme book, a text or hand
         too long, control characters, or a text the checker cannot read (MalformedPoemError).
+    :raise 422: the checker failed on this draft (logged; a bug to fix, never a 5xx to the poet).
     """
-    from poetry.checker import check_poem
-
     try:
         text, rhyme_book, hand = _parse_request()
     except BadRequest as exc:
         return jsonify(error="Bad Request", detail=str(exc)), 400
-    return jsonify(check_poem(text, rhyme_book=rhyme_book, hand=hand))
+    try:
+        report = check_poem(text, rhyme_book=rhyme_book, hand=hand)
+    except PoetryError:
+        raise  # app.py answers 400/422 with the checker's own message
+    except Exception:
+        # A checker fault on some odd draft must not read as a dead server to a poet mid-line: log it,
+        # answer 422 so the editor shows the message and keeps the text, and let the tests catch it.
+        current_app.logger.exception("check_poem failed on a draft of %d characters", len(text))
+        return jsonify(error="Unprocessable", detail="這份詩稿暫時無法檢查（檢查器出錯，已記錄）。您的詩稿仍在。"), 422
+    return jsonify(report)
 
 
 def _parse_request() -> tuple[str, str, str | None]:

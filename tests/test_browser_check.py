@@ -1,0 +1,160 @@
+"""The /check page in a real browser: live check while typing, a fix by click, the draft kept, phone width."""
+
+import pytest
+
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+DENG_GAO = [
+    "風急天高猿嘯哀，渚清沙白鳥飛回。",
+    "無邊落木蕭蕭下，不盡長江滾滾來。",
+    "萬里悲秋常作客，百年多病獨登臺。",
+    "艱難苦恨繁霜鬢，潦倒新停濁酒杯。",
+]
+# 清 → 淺: line 2 needs 平 at its second character and gets 仄.
+PLANTED = [DENG_GAO[0].replace("渚清", "渚淺")] + DENG_GAO[1:]
+
+WRONG_TILE = '.pe-tile[data-line="2"][data-pos="2"]'
+
+
+def open_check(page, base):
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/check")
+    page.wait_for_selector(".pe-message-hint")  # the editor attached and asks for a poem
+    return errors
+
+
+def test_live_check_shows_the_fault_and_a_suggestion_fixes_it(live_server, new_page):
+    page = new_page()
+    errors = open_check(page, live_server)
+    editor = page.locator("#poem-text")
+    editor.click()
+    # The first line typed key by key (the debounce must hold), the rest pasted.
+    editor.press_sequentially("登高\n" + PLANTED[0])
+    page.wait_for_selector(".pe-line")
+    editor.press("End")
+    page.keyboard.insert_text("\n" + "\n".join(PLANTED[1:]))
+
+    tile = page.locator(WRONG_TILE)
+    tile.wait_for()
+    page.wait_for_selector(".pe-line >> nth=7")
+    assert tile.inner_text().startswith("淺")
+    assert tile.get_attribute("data-status") == "wrong"
+    assert tile.get_attribute("data-tone") == "仄"
+    fault = page.locator('.pe-line[data-line="2"] .pe-fault[data-pos="2"]')
+    assert fault.is_visible()
+    assert "淺" in fault.inner_text() or "平" in fault.inner_text()
+    assert page.locator(".pe-verdict").text_content() == "判定：未合律・七言律詩"
+    screenshot(page, "check-desktop-fault")
+
+    suggestion = fault.locator(".pe-suggestion").first
+    fix = suggestion.inner_text().strip()[0]
+    suggestion.click()
+    expected = "登高\n" + "\n".join(PLANTED).replace("渚淺", "渚" + fix)
+    page.wait_for_function("v => document.getElementById('poem-text').value === v", arg=expected)
+    page.wait_for_function(
+        "sel => { const t = document.querySelector(sel); return t && t.dataset.status !== 'wrong'; }",
+        arg=WRONG_TILE,
+    )
+    assert page.locator(WRONG_TILE).inner_text().startswith(fix)
+    assert page.locator('.pe-fault[data-line="2"][data-pos="2"]').count() == 0
+
+    # Undo puts the planted character back; the fix is applied again by hand.
+    page.locator(".pe-message .pe-link").click()
+    page.wait_for_function("v => document.getElementById('poem-text').value.includes(v)", arg="渚淺沙白")
+    page.locator(f'{WRONG_TILE}[data-status="wrong"]').wait_for()
+    page.locator('.pe-fault[data-line="2"][data-pos="2"] .pe-suggestion').first.click()
+    page.wait_for_function("v => document.getElementById('poem-text').value === v", arg=expected)
+
+    # A reload restores the draft from localStorage and checks it again.
+    page.reload()
+    page.wait_for_function("v => document.getElementById('poem-text').value === v", arg=expected)
+    page.locator(".pe-line >> nth=7").wait_for()
+    assert page.locator(WRONG_TILE).get_attribute("data-status") != "wrong"
+    screenshot(page, "check-desktop")
+    assert errors == []
+
+
+def test_examples_load_and_the_previous_draft_comes_back(live_server, new_page):
+    page = new_page()
+    open_check(page, live_server)
+    page.fill("#poem-text", "我的草稿\n春眠不覺曉")
+    page.click(".check-example[data-title='靜夜思']")
+    page.wait_for_function("() => document.getElementById('poem-text').value.includes('床前明月光')")
+    page.wait_for_selector(".pe-line >> nth=3")
+    assert "絕" in page.locator(".pe-facts").inner_text()
+    page.locator(".pe-message .pe-link").click()
+    page.wait_for_function("() => document.getElementById('poem-text').value === '我的草稿\\n春眠不覺曉'")
+
+
+def _has_xinyun():
+    from poetry.errors import UnsupportedFormError
+    from poetry.prosody import get_rhyme_book
+
+    try:
+        get_rhyme_book("xinyun")
+    except UnsupportedFormError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_xinyun(), reason="中華新韻 not in poetry.prosody yet")
+def test_rhyme_book_switch_rechecks(live_server, new_page):
+    page = new_page()
+    open_check(page, live_server)
+    page.click(".check-example[data-title='登高']")
+    page.wait_for_selector(".pe-facts:has-text('平水韻')")
+    page.select_option("#rhyme-book", "xinyun")
+    page.wait_for_selector(".pe-facts:has-text('中華新韻')")
+    page.reload()
+    assert page.locator("#rhyme-book").input_value() == "xinyun"
+
+
+def test_editor_component_applies_the_hand_rules(live_server, new_page):
+    """The round page's use: a hand, the 集字 rule (every char a tile, each once) and the 韻腳 rule."""
+    page = new_page()
+    open_check(page, live_server)
+    page.evaluate(
+        """() => {
+          const area = document.createElement('textarea'); area.id = 'round-draft';
+          const out = document.createElement('div'); out.id = 'round-report';
+          document.body.append(area, out);
+          window.saved = [];
+          window.roundEditor = PoemEditor.attach(area, {
+            output: out, hand: '風急天高猿嘯哀渚清沙白鳥飛回', rule: 'jizi',
+            onChange: text => window.saved.push(text),
+          });
+        }"""
+    )
+    page.fill("#round-draft", "風急天高猿嘯哀，渚清沙白鳥飛回。\n風急天高猿嘯哀，渚清沙白鳥飛來。")
+    page.wait_for_selector("#round-report .pe-line >> nth=3")
+    report = page.locator("#round-report")
+    # Line 1–2 use the hand; the repeats in lines 3–4 spend tiles twice; 來 is not in the hand at all.
+    assert report.locator('.pe-tile.pe-in-hand[data-line="1"]').count() == 7
+    flagged = report.locator(".pe-tile.pe-hand-flag")
+    assert flagged.count() == 14
+    assert report.locator('.pe-tile.pe-hand-flag[data-line="4"][data-pos="7"]').inner_text().startswith("來")
+    assert page.evaluate("window.saved.length") >= 1
+
+    page.evaluate("window.roundEditor.setOptions({rule: 'rhyme'})")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#round-report .pe-tile.pe-hand-flag').length === 1"
+    )
+    assert report.locator(".pe-tile.pe-hand-flag").get_attribute("data-pos") == "7"
+    assert report.locator(".pe-tile.pe-hand-flag").get_attribute("data-line") == "4"
+
+
+def test_phone_width_has_no_sideways_scroll(live_server, new_page):
+    phone = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    errors = open_check(phone, live_server)
+    phone.fill("#poem-text", "登高\n" + "\n".join(PLANTED))
+    phone.locator(f'{WRONG_TILE}[data-status="wrong"]').wait_for()
+    phone.wait_for_selector(".pe-line >> nth=7")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the check page scrolls sideways on a phone ({width}px)"
+    box = phone.locator('.pe-line[data-line="8"] .pe-tile >> nth=6').bounding_box()
+    assert box["x"] + box["width"] <= 390
+    screenshot(phone, "check-phone")
+    assert errors == []
