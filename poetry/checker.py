@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from poetry.forms import PING, ZE, form_name, line_pattern, pattern_name
@@ -307,42 +308,48 @@ def _fits(code: int, tone: str) -> str:
     return "confirm" if code & _RZ else "wrong"
 
 
-def _choose_group(entries_feet: list[_Entry]) -> tuple[str | None, bool]:
+def _choose_group(feet: list[_Entry]) -> tuple[str | None, bool]:
     """The 平聲 group most even-line feet share (common readings weigh more); and whether the poem
     rhymes in 仄 (most feet can only be 仄)."""
     votes: dict[str, float] = {}
     only_ze = 0
-    for e in entries_feet:
+    for e in feet:
         if not (e.code & _ANY_P):
             only_ze += 1
             continue
+        common = e.common_ping
         for g in e.ping:
-            votes[g] = votes.get(g, 0.0) + (1.0 if g in e.common_ping else 0.6)
-    if only_ze * 2 > len(entries_feet):
+            votes[g] = votes.get(g, 0.0) + (1.0 if g in common else 0.6)
+    if only_ze * 2 > len(feet):
         return None, True
     if not votes:
         return None, False
+    if len(votes) == 1:
+        return next(iter(votes)), False
     best = max(votes.values())
-    for e in entries_feet:  # ties: the first foot's group
+    for e in feet:  # ties: the first foot's group
         for g in e.ping:
             if votes[g] == best:
                 return g, False
     return None, False  # pragma: no cover
 
 
-def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table) -> _Analysis:
-    """Judge a poem given its lines and their per-char entries."""
+def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table, detail: bool = True) -> _Analysis:
+    """Judge a poem given its lines and their per-char entries (``detail``: fill every char's status)."""
     a = _Analysis()
     n = len(lines)
-    lengths = {len(s) for s in lines}
-    length = lengths.pop() if len(lengths) == 1 else None
+    length = len(lines[0])
+    for s in lines:
+        if len(s) != length:
+            length = None
+            break
     a.length = length
     a.statuses = [["free"] * len(s) for s in lines]
     a.required = [[None] * len(s) for s in lines]
     a.rhyme_lines = [False] * n
-    if length in (5, 7):
-        if n in (4, 8) or (n >= 10 and n % 2 == 0):
-            _analyse_regulated(a, lines, entries, table, length)
+    if length == 5 or length == 7:
+        if n == 4 or n == 8 or (n >= 10 and n % 2 == 0):
+            _analyse_regulated(a, lines, entries, table, length, detail)
         else:
             a.form = form_name(length, n)
             a.ancient = True
@@ -363,9 +370,17 @@ def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table) -> _A
             a.notes.append(f"{a.form}不論近體平仄。")
         _rhyme_ancient(a, lines, entries, table)
     _repeated_chars(a, lines)
-    _unknown_chars(a, lines, entries)
+    for row in entries:
+        for e in row:
+            if e.code & _UNK:
+                _unknown_chars(a, lines, entries)
+                break
+        else:
+            continue
+        break
     a.regulated = not a.ancient and not any(v[3] == "error" for v in a.violations)
-    a.violations.sort(key=lambda v: (v[0], v[1]))
+    if len(a.violations) > 1:
+        a.violations.sort(key=lambda v: (v[0], v[1]))
     return a
 
 
@@ -381,18 +396,26 @@ def _unknown_chars(a: _Analysis, lines: list[str], entries: list[list[_Entry]]) 
 
 def _repeated_chars(a: _Analysis, lines: list[str]) -> None:
     """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷)."""
-    first: dict[str, tuple[int, int]] = {}
-    for i, line in enumerate(lines):
-        for j, c in enumerate(line):
-            if (j and line[j - 1] == c) or (j + 1 < len(line) and line[j + 1] == c):
-                continue  # 疊字
-            seen = first.get(c)
-            if seen is None:
-                first[c] = (i, j)
-            else:
-                a.violations.append(
-                    (i + 1, j + 1, "repeated_char", "note", f"重字：『{c}』已見於{_where(seen[0] + 1, seen[1] + 1)}。", None)
-                )
+    text = "".join(lines)
+    if len(set(text)) == len(text):
+        return
+    dups = [c for c in set(text) if text.count(c) > 1]
+    found = []
+    for c in dups:
+        if text.count(c) == 2 and any(c + c in line for line in lines):
+            continue  # one 疊字 pair
+        first = None
+        for i, line in enumerate(lines):
+            j = line.find(c)
+            while j >= 0:
+                if not ((j and line[j - 1] == c) or (j + 1 < len(line) and line[j + 1] == c)):
+                    if first is None:
+                        first = (i, j)
+                    else:
+                        found.append((i, j, c, first))
+                j = line.find(c, j + 1)
+    for i, j, c, (fi, fj) in found:
+        a.violations.append((i + 1, j + 1, "repeated_char", "note", f"重字：『{c}』已見於{_where(fi + 1, fj + 1)}。", None))
 
 
 def _rhyme_ancient(a: _Analysis, lines, entries, table) -> None:
@@ -408,32 +431,35 @@ def _rhyme_ancient(a: _Analysis, lines, entries, table) -> None:
         a.notes.append("押仄聲韻。")
 
 
-def _ending_required_ping(e: _Entry, group: str | None) -> bool:
-    return group is not None and group in e.ping
+@cache
+def _std_masks(length: int, key: str, end: str) -> tuple[str, int, int]:
+    """(pattern, bits where it wants 平, bits where it wants 仄) of a standard line."""
+    std = line_pattern(length, key, end)
+    p = sum(1 << j for j, t in enumerate(std) if t == PING)
+    return std, p, ((1 << length) - 1) & ~p
 
 
-def _line_cost(codes: list[int], std: str, next_codes: list[int] | None, length: int) -> int:
-    """Mismatches at the strict positions (2/4/6, not the last) for the DP, with 拗救 already forgiven."""
-    cost = 0
-    for j in range(1, length - 1, 2):
-        c = codes[j]
-        if std[j] == PING:
-            if not c & _ANY_P:
-                # 大拗 at the 4th/6th char of a 仄仄平平仄 line, saved by the 對句's 3rd/5th char 平
-                if j == length - 2 and next_codes is not None and next_codes[length - 3] & _ANY_P:
-                    continue
-                cost += 1
-        elif not c & _ANY_Z:
-            # 特拗 平平仄平仄: the 4th/6th char 平 with the 3rd/5th 仄
-            if j == length - 2 and not codes[length - 3] & _ANY_P:
-                continue
-            cost += 1
-    return cost
+def _masks(row: list[_Entry]) -> tuple[int, int, int, int]:
+    """Bitmasks of a line: may be 平, may be 仄 (unknown chars may be both), common 平, common 仄."""
+    p = z = cp = cz = 0
+    bit = 1
+    for e in row:
+        code = e.code
+        if code & 21:
+            p |= bit
+        if code & 26:
+            z |= bit
+        if code & 1:
+            cp |= bit
+        if code & 2:
+            cz |= bit
+        bit <<= 1
+    return p, z, cp, cz
 
 
-def _analyse_regulated(a: _Analysis, lines, entries, table, length: int) -> None:
+def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail: bool) -> None:
     n = len(lines)
-    codes = [[e.code for e in row] for row in entries]
+    L = length
     feet = [entries[i][-1] for i in range(1, n, 2)]
     group, ze = _choose_group(feet)
     a.group = group
@@ -446,207 +472,227 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int) -> None
             a.statuses[i][-1] = "rhyme"
         return
 
-    # Does line 1 rhyme? Its foot in the group (or a neighbour: 孤雁入群), or a 平 it cannot avoid.
+    # Does line 1 rhyme? Its foot in the group, or a 平 it cannot avoid (a neighbour: 孤雁入群).
     first = entries[0][-1]
-    if group is not None and (group in first.ping or (first.ping & table.book.neighbours(group))):
-        first_rhymes = True
-    else:
-        first_rhymes = not (first.code & _ANY_Z)
-    ends = [PING if (i % 2 or (i == 0 and first_rhymes)) else ZE for i in range(n)]
+    first_rhymes = (group is not None and group in first.ping) or not (first.code & _ANY_Z)
+    masks = [_masks(row) for row in entries]
+    P = [m[0] for m in masks]
+    Z = [m[1] for m in masks]
 
-    # The keys (2nd-char tones) of the lines by dynamic programming: each line's mismatches with
-    # either key, plus a penalty where 黏 or 對 breaks; the penalty (1.5 × the strict positions)
-    # makes one inverted line a fault of that line, but lets a whole inverted half (折腰) switch.
-    strict = (length - 1) // 2
-    penalty = 1.5 * strict
+    t3, t4 = L - 3, L - 2  # 0-based: the 3rd and 4th char of the 五言 core (七言 5th and 6th)
+    b3, b4 = 1 << t3, 1 << t4
+    strict = 0
+    for j in range(1, L - 1, 2):
+        strict |= 1 << j  # 二四六
+
+    # Mismatches of every line under either key, with the 拗救 forgiven: 大拗 (4th/6th char 仄 in a
+    # 仄仄平平仄 line) saved by the 對句's 3rd/5th char 平; 特拗 平平仄平仄 (4th/6th 平, 3rd/5th 仄).
+    ends = []
+    mism = []  # per line: (mask, forgiven mask) under key 平, under key 仄
     costs = []
     for i in range(n):
-        nxt = codes[i + 1] if i + 1 < n and i % 2 == 0 else None
-        costs.append(
-            (
-                _line_cost(codes[i], line_pattern(length, PING, ends[i]), nxt, length),
-                _line_cost(codes[i], line_pattern(length, ZE, ends[i]), nxt, length),
-            )
-        )
-    # state 0 = key 平, 1 = key 仄
-    best = [costs[0][0], costs[0][1] + 0.01 * (0 if codes[0][1] & _ANY_Z and not codes[0][1] & _CP else 1)]
-    best[0] += 0.01 * (0 if codes[0][1] & _ANY_P and not codes[0][1] & _CZ else 1)
-    back: list[tuple[int, int]] = []
-    for i in range(1, n):
-        flip = i % 2 == 1  # 對 inside a couplet; 黏 between couplets
-        new = [0.0, 0.0]
-        choice = [0, 0]
-        for s in (0, 1):
-            expected_prev = (1 - s) if flip else s
-            stay = best[expected_prev]
-            other = best[1 - expected_prev] + penalty
-            if stay <= other:
-                new[s], choice[s] = stay + costs[i][s], expected_prev
-            else:
-                new[s], choice[s] = other + costs[i][s], 1 - expected_prev
-        back.append((choice[0], choice[1]))
-        best = new
-    state = 0 if best[0] <= best[1] else 1
-    states = [state]
-    for i in range(n - 2, -1, -1):
-        state = back[i][state]
-        states.append(state)
-    states.reverse()
-    keys = [PING if s == 0 else ZE for s in states]
+        end = PING if (i % 2 or (i == 0 and first_rhymes)) else ZE
+        ends.append(end)
+        p, z = P[i], Z[i]
+        pair = []
+        for key in (PING, ZE):
+            std, sp, sz = _std_masks(L, key, end)
+            raw = ((sp & ~p) | (sz & ~z)) & strict
+            mm = raw
+            if raw & b4:
+                if sp & b4 and end == ZE:  # 仄仄平平仄: 大拗
+                    if i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
+                        mm &= ~b4
+                elif sz & b4 and end == ZE and not p & b3:  # 平平平仄仄 → 平平仄平仄: 特拗
+                    mm &= ~b4
+            pair.append((mm, raw & ~mm))
+        mism.append(pair)
+        costs.append((pair[0][0].bit_count(), pair[1][0].bit_count()))
 
+    # The keys (2nd-char tones) by dynamic programming: mismatches plus a penalty where 黏 or 對
+    # breaks; at 1.5 × the strict positions one inverted line stays a fault of that line, while a
+    # whole inverted half (折腰) switches key once.
+    penalty = 1.5 * ((L - 1) // 2)
+    c0 = costs[0]
+    # ties go to what line 1's 2nd char says
+    best0 = c0[0] + (0 if P[0] & 2 else 0.01)
+    best1 = c0[1] + (0 if Z[0] & 2 else 0.01)
+    back = []
+    for i in range(1, n):
+        ci = costs[i]
+        if i % 2:  # 對: the key flips
+            s0_same, s1_same = best1, best0
+        else:  # 黏: the key stays
+            s0_same, s1_same = best0, best1
+        alt0, alt1 = s1_same + penalty, s0_same + penalty
+        if s0_same <= alt0:
+            n0, k0 = s0_same + ci[0], 0
+        else:
+            n0, k0 = alt0 + ci[0], 1
+        if s1_same <= alt1:
+            n1, k1 = s1_same + ci[1], 0
+        else:
+            n1, k1 = alt1 + ci[1], 1
+        back.append((k0, k1))
+        best0, best1 = n0, n1
+    state = 0 if best0 <= best1 else 1
+    states = [state] * n
+    for i in range(n - 1, 0, -1):
+        broke = back[i - 1][state]
+        # previous state: what 黏/對 expects from this one, unless this line broke the chain
+        prev = (1 - state if i % 2 else state) if not broke else (state if i % 2 else 1 - state)
+        states[i - 1] = prev
+        state = prev
+
+    keys = [PING if s == 0 else ZE for s in states]
     a.form = form_name(length, n)
     a.pattern = pattern_name(keys[0], first_rhymes)
+    neighbours = table.book.neighbours(group) if group else frozenset()
+    last = L - 1
+    lastbit = 1 << last
     broken: set[int] = set()
-    _judge_lines(a, lines, entries, codes, keys, ends, group, length, table, broken)
+    violations = a.violations
+    notes = a.notes
+
+    for i in range(n):
+        key, end = keys[i], ends[i]
+        std, sp, sz = _std_masks(L, key, end)
+        mm, forgiven = mism[i][states[i]]
+        p, z = P[i], Z[i]
+        line = lines[i]
+        ln = i + 1
+        st = a.statuses[i]
+        req = a.required[i]
+        # 黏 and 對 with the line before
+        chain_ok = True
+        if i and states[i] != ((1 - states[i - 1]) if i % 2 else states[i - 1]):
+            chain_ok = False
+            expected = ZE if key == PING else PING
+            word, kind, rel = ("失對", "opposition", "相對") if i % 2 else ("失黏", "adhesion", "相黏")
+            violations.append(
+                (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句第二字『{line[1]}』應與第{_cn(i)}句第二字『{lines[i - 1][1]}』{rel}。", (i, 1, expected))
+            )
+            broken.add(i)
+            mm &= ~2
+        if detail:
+            for j in range(1, last, 2):
+                req[j] = std[j]
+                if z & p & (1 << j) and entries[i][j].code & _UNK:
+                    st[j] = "unknown"
+                else:
+                    st[j] = _fits(entries[i][j].code, std[j])
+            if not chain_ok:
+                st[1] = "wrong"
+                req[1] = ZE if key == PING else PING
+        if forgiven:
+            st[t4] = "rescued"
+            if sp & b4:
+                notes.append(f"第{_cn(ln)}句大拗（第{_cn(t4 + 1)}字『{line[t4]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
+            else:
+                notes.append(f"第{_cn(ln)}句特拗（{line}：{'平平仄平仄' if L == 5 else '仄仄平平仄平仄'}），可用。")
+        if mm:
+            broken.add(i)
+            if chain_ok and mm == strict:
+                # the whole line has the other key: a 黏/對 fault of this line
+                kind = "opposition" if i % 2 or i == 0 else "adhesion"
+                word = "失對" if kind == "opposition" else "失黏"
+                violations.append(
+                    (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句二四{'六' if L == 7 else ''}字平仄與格律全反（應為{std}）。", (i, 1, std[1]))
+                )
+                for j in range(1, last, 2):
+                    st[j] = "wrong"
+            else:
+                for j in range(1, last, 2):
+                    if mm >> j & 1:
+                        st[j] = "wrong"
+                        need = std[j]
+                        violations.append(
+                            (ln, j + 1, "tone", "error", f"{_where(ln, j + 1)}『{line[j]}』應{need}而{'仄' if need == PING else '平'}。", (i, j, need))
+                        )
+        # the last char: a rhyme foot, or a 仄 ending
+        foot = entries[i][-1]
+        if end == PING:
+            a.rhyme_lines[i] = True
+            req[last] = PING
+            if group is not None and group in foot.ping:
+                st[last] = "rhyme" if (group in foot.common_ping) else "confirm"
+            elif foot.code & _UNK:
+                st[last] = "unknown"
+            elif i == 0 and foot.ping & neighbours:
+                st[last] = "rhyme"
+                violations.append((ln, L, "rhyme", "note", f"首句韻腳『{line[-1]}』屬鄰韻（孤雁入群），可用。", None))
+            else:
+                st[last] = "rhyme_wrong"
+                where = "、".join(foot.groups) or "未知韻"
+                near = "（鄰韻，近體不通押）" if foot.ping & neighbours else ""
+                violations.append(
+                    (ln, L, "rhyme", "error", f"出韻：{_where(ln, L)}韻腳『{line[-1]}』屬{where}{near}，不在{group or '本韻'}。", (i, last, "rhyme"))
+                )
+        else:
+            req[last] = ZE
+            s = _fits(foot.code, ZE)
+            st[last] = s
+            if s == "wrong":
+                broken.add(i)
+                clash = "，又與韻腳同韻（撞韻）" if group and group in foot.ping else ""
+                violations.append(
+                    (ln, L, "tone", "error", f"{_where(ln, L)}『{line[-1]}』應仄而平{clash}：不入韻的句子以仄聲收尾。", (i, last, ZE))
+                )
+            elif group and group in foot.ping:
+                violations.append((ln, L, "rhyme", "note", f"撞韻：{_where(ln, L)}『{line[-1]}』可讀入{group}，與韻腳同韻。", None))
+        # the free positions and the rules that bind them
+        tail = std[t3:]
+        if tail == "仄平平":
+            if not z & (b3 | b4 | lastbit):
+                # 三平尾
+                st[t3] = "wrong"
+                req[t3] = ZE
+                broken.add(i)
+                violations.append(
+                    (ln, t3 + 1, "triple_ping_tail", "error", f"三平尾：第{_cn(ln)}句末三字『{line[t3:]}』皆平，第{_cn(t3 + 1)}字宜仄。", (i, t3, ZE))
+                )
+        elif tail == "仄仄平":
+            # 孤平: a 平平仄仄平 line left with one 平 besides its rhyme
+            lone = L - 5  # 五言 1st char, 七言 3rd
+            body = p & ~lastbit
+            if body.bit_count() <= 1:
+                st[lone] = "wrong"
+                req[lone] = PING
+                broken.add(i)
+                violations.append(
+                    (ln, lone + 1, "lone_ping", "error", f"犯孤平：第{_cn(ln)}句除韻腳外只有一個平聲字，第{_cn(lone + 1)}字『{line[lone]}』宜平（或第{_cn(t3 + 1)}字用平聲相救）。", (i, lone, PING))
+                )
+            elif not p >> lone & 1 and p & b3 and (body & ~b3).bit_count() <= 1:
+                # 孤平拗救: the 3rd (七言 5th) char 平 saves the line
+                st[lone] = "rescued"
+                notes.append(f"第{_cn(ln)}句孤平拗救：第{_cn(lone + 1)}字『{line[lone]}』仄，第{_cn(t3 + 1)}字『{line[t3]}』平聲自救。")
+        elif tail == "平平仄":
+            # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
+            if not p & b3 and not forgiven and i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
+                st[t3] = "rescued"
+                notes.append(f"第{_cn(ln)}句小拗（第{_cn(t3 + 1)}字『{line[t3]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
+        elif tail == "平仄仄":
+            if not p & (b3 | b4 | lastbit):
+                violations.append(
+                    (ln, t3 + 1, "other", "note", f"三仄尾：第{_cn(ln)}句末三字『{line[t3:]}』皆仄，可用，聲調稍促。", None)
+                )
 
     if broken and len(broken) * 2 >= n:
-        # Heavy breaks: a 古絕/古詩, not a failed 律詩; keep only the rhyme observations.
+        # Heavy breaks: a 古絕/古詩, not a failed 律詩; keep only the rhyme observations, as notes.
         a.ancient = True
         a.form = form_name(length, n, ancient=True)
         a.pattern = None
         listed = "、".join(_cn(i + 1) for i in sorted(broken))
-        a.notes.insert(0, f"第{listed}句不合律（{len(broken)}/{n} 句），屬古體，不按近體論。")
-        a.violations = [v for v in a.violations if v[2] == "rhyme" and v[3] == "error"]
-        a.violations = [(v[0], v[1], v[2], "note", v[4], v[5]) for v in a.violations]
+        notes.insert(0, f"第{listed}句不合律（{len(broken)}/{n} 句），屬古體，不按近體論。")
+        a.violations = [(v[0], v[1], v[2], "note", v[4], None) for v in violations if v[2] == "rhyme" and v[3] == "error"]
         for i in range(n):
             st = a.statuses[i]
-            for j in range(length):
+            for j in range(L):
                 if st[j] in ("ok", "wrong", "rescued", "confirm"):
                     st[j] = "free"
                 a.required[i][j] = None
-            if a.rhyme_lines[i] and st[-1] == "rhyme_wrong":
+            if st[-1] == "rhyme_wrong":
                 st[-1] = "rhyme"
-
-
-def _judge_lines(a, lines, entries, codes, keys, ends, group, length, table, broken) -> None:
-    n = len(lines)
-    neighbours = table.book.neighbours(group) if group else frozenset()
-    L = length
-    t3, t4 = L - 3, L - 2  # 0-based index of the 3rd and 4th char of the 五言 core (七言 5th, 6th)
-    for i in range(n):
-        row = codes[i]
-        std = line_pattern(L, keys[i], ends[i])
-        st = a.statuses[i]
-        req = a.required[i]
-        ln = i + 1
-        line = lines[i]
-        chain_ok = True
-        if i:
-            expected = (PING if keys[i - 1] == ZE else ZE) if i % 2 else keys[i - 1]
-            if keys[i] != expected:
-                chain_ok = False
-                kind = "opposition" if i % 2 else "adhesion"
-                word = "失對" if i % 2 else "失黏"
-                rel = "相對" if i % 2 else "相黏"
-                a.violations.append(
-                    (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句第二字『{line[1]}』應與第{_cn(i)}句第二字『{lines[i - 1][1]}』{rel}。", (i, 1, expected))
-                )
-                st[1] = "wrong"
-                req[1] = expected
-                broken.add(i)
-        # strict positions: 2, 4, 6 (the last is handled below)
-        mism: list[int] = []
-        for j in range(1, L - 1, 2):
-            need = std[j]
-            req[j] = need
-            if not chain_ok and j == 1:
-                continue
-            s = _fits(row[j], need)
-            if s == "wrong":
-                if j == t4 and need == PING and i % 2 == 0 and i + 1 < n and codes[i + 1][t3] & _ANY_P and std[-1] == ZE:
-                    s = "rescued"
-                    a.notes.append(f"第{_cn(ln)}句大拗（第{_cn(j + 1)}字『{line[j]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
-                elif j == t4 and need == ZE and std[-1] == ZE and not row[t3] & _ANY_P:
-                    s = "rescued"
-                    a.notes.append(f"第{_cn(ln)}句特拗（{'平平仄平仄' if L == 5 else '仄仄平平仄平仄'}），可用。")
-                else:
-                    mism.append(j)
-            st[j] = s
-        if mism:
-            broken.add(i)
-            if chain_ok and len(mism) == (L - 1) // 2:
-                # the whole line has the other key: a 黏/對 fault of this line
-                kind = "opposition" if i % 2 or i == 0 else "adhesion"
-                word = "失對" if kind == "opposition" else "失黏"
-                a.violations.append(
-                    (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句二四{'六' if L == 7 else ''}字平仄與格律全反（應為{std}）。", (i, 1, std[1]))
-                )
-                for j in mism:
-                    st[j] = "wrong"
-            else:
-                for j in mism:
-                    st[j] = "wrong"
-                    a.violations.append(
-                        (ln, j + 1, "tone", "error", f"{_where(ln, j + 1)}『{line[j]}』應{std[j]}而{std[j] == PING and '仄' or '平'}。", (i, j, std[j]))
-                    )
-        # the last char: rhyme foot or a 仄 ending
-        last = entries[i][-1]
-        if ends[i] == PING:
-            a.rhyme_lines[i] = True
-            req[-1] = PING
-            if group is not None and group in last.ping:
-                st[-1] = "rhyme" if (group in last.common_ping or not last.code & _RP or last.code & _CP) else "confirm"
-            elif last.code & _UNK:
-                st[-1] = "unknown"
-            elif i == 0 and last.ping & neighbours:
-                st[-1] = "rhyme"
-                a.violations.append(
-                    (ln, L, "rhyme", "note", f"首句韻腳『{line[-1]}』屬鄰韻（孤雁入群），可用。", None)
-                )
-            else:
-                st[-1] = "rhyme_wrong"
-                where = "、".join(last.groups) or "未知韻"
-                a.violations.append(
-                    (ln, L, "rhyme", "error", f"出韻：{_where(ln, L)}韻腳『{line[-1]}』屬{where}，不在{group or '本韻'}。", (i, L - 1, "rhyme"))
-                )
-        else:
-            req[-1] = ZE
-            s = _fits(last.code, ZE)
-            if s == "wrong":
-                broken.add(i)
-                clash = "，與韻腳同韻（撞韻）" if group and group in last.ping else ""
-                a.violations.append(
-                    (ln, L, "tone", "error", f"{_where(ln, L)}『{line[-1]}』應仄而平{clash}：不入韻的句子以仄聲收尾。", (i, L - 1, ZE))
-                )
-            elif group and group in last.ping:
-                a.violations.append((ln, L, "rhyme", "note", f"撞韻：{_where(ln, L)}『{line[-1]}』可讀入{group}，與韻腳同韻。", None))
-            st[-1] = s
-        # free positions and the rules that bind them
-        tail = std[t3:]
-        if tail == "仄平平" and not row[t3] & _ANY_Z and not row[t4] & _ANY_Z and not row[-1] & _ANY_Z:
-            # 三平尾
-            st[t3] = "wrong"
-            req[t3] = ZE
-            broken.add(i)
-            a.violations.append(
-                (ln, t3 + 1, "triple_ping_tail", "error", f"三平尾：第{_cn(ln)}句末三字『{line[t3:]}』皆平，第{_cn(t3 + 1)}字宜仄。", (i, t3, ZE))
-            )
-        elif tail == "仄仄平":
-            # 孤平: a 平平仄仄平 line left with one 平 besides its rhyme
-            pings = [j for j in range(L - 1) if row[j] & _ANY_P]
-            lone = L - 5  # 五言 1st char, 七言 3rd
-            if len(pings) <= 1:
-                st[lone] = "wrong"
-                req[lone] = PING
-                broken.add(i)
-                a.violations.append(
-                    (ln, lone + 1, "lone_ping", "error", f"犯孤平：第{_cn(ln)}句除韻腳外只有一個平聲字，第{_cn(lone + 1)}字『{line[lone]}』宜平（或第{_cn(t3 + 1)}字用平聲相救）。", (i, lone, PING))
-                )
-            elif not row[lone] & _ANY_P and row[t3] & _ANY_P and len([j for j in pings if j != t3]) <= 1:
-                # 孤平拗救: the 3rd (七言 5th) char 平 saves the line
-                st[lone] = "rescued"
-                a.notes.append(f"第{_cn(ln)}句孤平拗救：第{_cn(lone + 1)}字『{line[lone]}』仄，第{_cn(t3 + 1)}字『{line[t3]}』平聲自救。")
-        elif tail == "平平仄":
-            # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line
-            if not row[t3] & _ANY_P and st[t4] != "rescued":
-                if i % 2 == 0 and i + 1 < n and codes[i + 1][t3] & _ANY_P:
-                    st[t3] = "rescued"
-                    a.notes.append(f"第{_cn(ln)}句小拗（第{_cn(t3 + 1)}字『{line[t3]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
-        elif tail == "平仄仄":
-            if not row[t3] & _ANY_P and not row[t4] & _ANY_P and not row[-1] & _ANY_P:
-                a.violations.append(
-                    (ln, t3 + 1, "other", "note", f"三仄尾：第{_cn(ln)}句末三字『{line[t3:]}』皆仄，可用，聲調稍促。", None)
-                )
 
 
 def _analyse_six(a: _Analysis, lines, entries, table) -> None:
@@ -725,20 +771,20 @@ def _analyse_four(a: _Analysis, lines, entries, table) -> None:
 # --- entry points -------------------------------------------------------------------------------
 
 _SPLIT = re.compile(r"[，。？！；、,.?!;：:\s\u3000「」『』“”\"'·…—]+")
-_FAST_BAD = re.compile(r"[（()《》\[\]［］□〇a-zA-Z0-9]")
+#: A clean text: only CJK ideographs and punctuation (no notes, titles, gaps or Latin letters).
+_CLEAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
 
 
 def _quick_lines(text: str) -> list[str] | None:
     """Lines of a clean one-paragraph traditional text without parse_poem's heavier work, or None."""
-    if _FAST_BAD.search(text) or "\n" in text.strip():
+    text = text.strip()
+    if not _CLEAN.fullmatch(text) or not _simplified_only().isdisjoint(text):
         return None
-    lines = [s for s in _SPLIT.split(text) if s]
-    if len(lines) < 2:
+    lines = _SPLIT.split(text)
+    if lines and not lines[-1]:
+        lines.pop()
+    if len(lines) < 2 or not all(lines):
         return None
-    for s in lines:
-        for c in s:
-            if c in _simplified_only():
-                return None
     return lines
 
 
@@ -760,9 +806,16 @@ def _prepare(text: str, table: _Table, fast: bool = False):
     """(title, lines, original_lines, entries) of a text."""
     if fast:
         quick = _quick_lines(text)
-        if quick is not None and all(0x3400 <= ord(c) for s in quick for c in s):
+        if quick is not None:
+            get = table.entries.get
             entry = table.entry
-            return None, quick, quick, [[entry(c) for c in s] for s in quick]
+            entries = []
+            for s in quick:
+                row = [get(c) for c in s]
+                if None in row:
+                    row = [entry(c) for c in s]
+                entries.append(row)
+            return None, quick, quick, entries
     from poetry.text import parse_poem
 
     poem = parse_poem(text)
@@ -784,7 +837,7 @@ def check_lines_brief(text: str, rhyme_book: Any = "pingshui") -> dict:
     """
     table = _table_for(_resolve_book(rhyme_book))
     _, lines, _, entries = _prepare(text, table, fast=True)
-    a = _analyse(lines, entries, table)
+    a = _analyse(lines, entries, table, detail=False)
     return {
         "form": a.form,
         "regulated": a.regulated,
@@ -902,3 +955,105 @@ def _summary(a: _Analysis, n: int) -> str:
         group = f"，押{a.group}" if a.group else ""
         return f"此詩為{a.form}{('，' + a.pattern) if a.pattern else ''}{group}，合律{extra}。"
     return f"此詩為{a.form}，有{len(errors)}處不合律。"
+
+
+# --- text and batch output (python -m poetry check) -----------------------------------------------
+
+LEGEND = "圖例：〇 平（合） ● 仄（合） ◎ 可平可仄（一三五不論） ⊗ 不合 △ 拗而有救 □ 韻腳 ✕ 出韻 ◇ 僻讀待自校 ？ 韻書未收"
+
+
+def format_report(result: CheckResult) -> str:
+    """The report as text: each line with its 搜韻 marks under it, then the faults and notes in Chinese.
+
+    >>> print(format_report(check_poem("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。")).splitlines()[1])
+    白日依山盡
+    """
+    head = [result.form]
+    if result.pattern:
+        head.append(result.pattern)
+    if result.rhyme_group:
+        head.append(f"押{result.rhyme_group}")
+    head.append("合律" if result.regulated else ("古體" if "古" in result.form or result.form == "雜言" else "不合律"))
+    title = f"《{result.title}》 " if result.title else ""
+    out = [title + " · ".join(head)]
+    for line in result.lines:
+        out.append(line.text)
+        out.append("".join(c.mark for c in line.chars))
+    errors = [v for v in result.violations if v.severity == "error"]
+    remarks = [v for v in result.violations if v.severity == "note"]
+    if errors:
+        out.append("")
+        out.append("不合之處：")
+        for v in errors:
+            fix = f"　可改用：{' '.join(v.suggestions)}" if v.suggestions else ""
+            out.append(f"  {v.message}{fix}")
+    if remarks or result.notes:
+        out.append("")
+        out.append("附註：")
+        out.extend(f"  {v.message}" for v in remarks)
+        out.extend(f"  {note}" for note in result.notes)
+    out.append("")
+    out.append(result.summary)
+    out.append(LEGEND)
+    return "\n".join(out) + "\n"
+
+
+def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui") -> list[str]:
+    """Batch mode: each input line {"id","title","text"} → one JSON output line
+    {"id","form","regulated","violations":[{"line","pos","kind","severity"}]}, or {"id","error"}."""
+    import json
+
+    from poetry.errors import PoetryError
+
+    dumps = json.dumps
+    loads = json.loads
+    book = _resolve_book(rhyme_book)
+    out = []
+    for raw in raw_lines:
+        if not raw.strip():
+            continue
+        ident = None
+        try:
+            item = loads(raw)
+            if not isinstance(item, dict):
+                raise ValueError
+            ident = item.get("id")
+            text = item.get("text")
+            if not isinstance(text, str):
+                out.append(dumps({"id": ident, "error": "缺少 text 欄位（詩文字串）。"}, ensure_ascii=False))
+                continue
+            verdict = check_lines_brief(text, book)
+        except PoetryError as exc:
+            out.append(dumps({"id": ident, "error": exc.message}, ensure_ascii=False))
+            continue
+        except ValueError:
+            out.append(dumps({"id": ident, "error": "此行不是 JSON 物件。"}, ensure_ascii=False))
+            continue
+        verdict = {"id": ident, **verdict}
+        out.append(dumps(verdict, ensure_ascii=False))
+    return out
+
+
+def _jsonl_worker(args: tuple[list[str], str]) -> list[str]:
+    return check_jsonl_lines(args[0], args[1])
+
+
+def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None = None) -> None:
+    """Check a batch, writing output lines in input order; large batches use two processes."""
+    import os
+
+    book = _resolve_book(rhyme_book)
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1) if len(raw_lines) >= 6000 else 1
+    if workers <= 1:
+        for line in check_jsonl_lines(raw_lines, book):
+            write(line + "\n")
+        return
+    import multiprocessing
+
+    size = 1500
+    chunks = [(raw_lines[k : k + size], rhyme_book) for k in range(0, len(raw_lines), size)]
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers) as pool:
+        for lines in pool.imap(_jsonl_worker, chunks):
+            write("\n".join(lines) + ("\n" if lines else ""))

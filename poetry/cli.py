@@ -54,7 +54,22 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
-    raise NotImplementedError("check")
+    """Check a poem (text or json), or a batch of {"id","title","text"} lines (jsonl)."""
+    from poetry import checker
+
+    text = _read_input(args.file)
+    if args.format == "jsonl":
+        checker.run_jsonl(text.splitlines(), args.rhyme_book, out.write)
+        return 0
+    result = checker.check_poem(text, rhyme_book=args.rhyme_book)
+    if args.format == "json":
+        import dataclasses
+        import json
+
+        out.write(json.dumps(dataclasses.asdict(result), ensure_ascii=False, indent=1) + "\n")
+    else:
+        out.write(checker.format_report(result))
+    return 0
 
 
 def _cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
@@ -78,7 +93,45 @@ def _cmd_themes(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_grade(args: argparse.Namespace, out: TextIO) -> int:
-    raise NotImplementedError("grade")
+    """Grade one poem (text, json) or one JSON object per line (jsonl: {"id","title","text"})."""
+    import json
+
+    from poetry.grading import grade_poem, grade_to_dict
+
+    source = _read_input(args.file)
+    if args.format != "jsonl":
+        result = grade_to_dict(grade_poem(source))
+        if args.format == "json":
+            print(json.dumps(result, ensure_ascii=False, indent=1), file=out)
+            return 0
+        print(f"{result['grade']}　綜合 {result['score']:.2f}　{result['form'] or ''}", file=out)
+        for name, c in result["criteria"].items():
+            score = c["score"]
+            bar = "—" if score is None else "█" * round(score * 10) + "·" * (10 - round(score * 10))
+            print(f"  {name:<5}{bar} {'' if score is None else f'{score:.2f}'}　{c['explanation']}", file=out)
+        for reason in result["reasons"]:
+            print(f"  理由：{reason}", file=out)
+        return 0
+    for number, line in enumerate(source.splitlines(), 1):
+        if not line.strip():
+            continue
+        ident = number
+        try:
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise ValueError("每行須是一個 JSON 物件")
+            ident = record.get("id", number)
+            text, title = record.get("text"), record.get("title")
+            if not isinstance(text, str) or not (title is None or isinstance(title, str)):
+                raise ValueError("「text」須是字串，「title」須是字串或省略")
+            g = grade_to_dict(grade_poem(text, title=title))
+            row = {"id": ident, "grade": g["grade"], "score": g["score"], "criteria": g["criteria"]}
+        except PoetryError as exc:
+            row = {"id": ident, "error": exc.message}
+        except ValueError as exc:  # json.JSONDecodeError included
+            row = {"id": ident, "error": f"無法讀取：{exc}"}
+        print(json.dumps(row, ensure_ascii=False), file=out)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
