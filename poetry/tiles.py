@@ -20,8 +20,10 @@ a random hex string; publishing salt and stack afterwards lets anyone check the 
 Usage::
 
     >>> deal = deal_round(load_tile_set(), host_seat=1, rng=random.Random(7))
-    >>> deal.count_tile.char, deal.count_tile.strokes, deal.first_seat, deal.turn_order
-    ('死', 6, 2, (2, 3, 4, 1))
+    >>> deal.first_seat == first_seat(deal.count_tile.strokes, host_seat=1)   # 死: 6 strokes → seat 2
+    True
+    >>> deal.draws[-1] == (deal.turn_order[-1], deal.count_tile.char)         # the count tile comes last
+    True
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def load_tile_set(path: str | os.PathLike | None = None) -> tuple[Tile, ...]:
 
 @cache
 def load_stroke_table(path: str | None = None) -> Mapping[str, int]:
-    """Stroke counts (Unihan kTotalStrokes, traditional form) of every character in the 平水韻."""
+    """Stroke counts (Unihan kTotalStrokes, traditional count) of every traditional spelling in the 平水韻."""
     from types import MappingProxyType
 
     table: dict[str, int] = {}
@@ -232,19 +234,38 @@ def _names(chars: Iterable[str], limit: int = 12) -> str:
     return shown + (f" 等 {len(chars)} 個" if len(chars) > limit else "")
 
 
+#: What can be wrong with one tile of an upload, in the order the messages are given.
+_PROBLEMS = {
+    "unknown": "這些字不在平水韻中，不能做牌：{names}",
+    "variants": "這些是同一個字的不同寫法，只能留一張：{names}",
+    "tone": "平仄只能填「平」或「仄」，這些字填錯了：{names}",
+    "contradicts": "這些字標的平仄與平水韻不合（括號內為韻書的平仄）：{names}",
+    "either": "這些字可平可仄，請在牌組中註明平仄：{names}",
+    "rhyme": "這些字不屬於所填的韻部：{names}",
+    "strokes": "筆畫須為 1 到 64 的整數，這些字填錯了：{names}",
+    "no_strokes": "查不到這些字的筆畫，請在牌組中註明：{names}",
+}
+MAX_UPLOAD = 1_000_000  # bytes or characters; a 600-tile CSV with every column is about 20 kB
+
+
 def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
     """Check a custom tile set (JSON list of characters or objects, or CSV) and return its Tiles.
 
     Rules: exactly 600 distinct single CJK characters, 300 平 and 300 仄. Tone, rhyme group and stroke
-    count come from the 平水韻 and the stroke table when the upload does not give them; characters in no
-    book are rejected, and so are 可平可仄 characters whose tone the upload leaves open. Raises
-    InvalidHandError with a Chinese message naming the offending characters.
+    count come from the 平水韻 and the stroke table when the upload does not give them; a given tone or
+    group must agree with the book (a 可平可仄 character must be given its tone). Rejected: characters in
+    no book, two spellings of one character (峰／峯). Raises InvalidHandError with a Chinese message
+    naming the offending characters.
 
     >>> validate_tile_set(["山"] * 600)
     Traceback (most recent call last):
     poetry.errors.InvalidHandError: 牌組有重複的字：「山」
     """
+    if isinstance(data, (str, bytes)) and len(data) > MAX_UPLOAD:
+        raise InvalidHandError("牌組檔案太大：600 張牌的 JSON 或 CSV 不會超過 1 MB")
     records = _parse_upload(data)
+    if len(records) > 10 * SET_SIZE:
+        raise InvalidHandError(f"牌組須有 {SET_SIZE} 個不同的字，現有 {len(records)} 個")
 
     bad = [str(r["char"]) for r in records if not _is_cjk(str(r["char"]).strip())]
     if bad:
@@ -261,44 +282,45 @@ def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
 
     book = get_rhyme_book("pingshui")
     standard = {t.char: t for t in load_tile_set()}
-    tiles, unknown, either, wrong_tone, no_strokes = [], [], [], [], []
+    problems: dict[str, list[str]] = {key: [] for key in _PROBLEMS}
+    tiles, entries = [], {}
     for rec, char in zip(records, chars):
         info = book.lookup(char)
         if info.guessed or not info.readings:
-            unknown.append(char)
+            problems["unknown"].append(char)
             continue
+        entries.setdefault(info.canonical, []).append(char)
+        book_tone = getattr(info.tone, "value", info.tone)
         tone = str(rec.get("tone") or "").strip()
         if tone and tone not in COLOURS:
-            wrong_tone.append(char)
+            problems["tone"].append(char)
             continue
-        if not tone:
-            book_tone = getattr(info.tone, "value", info.tone)
-            if book_tone not in COLOURS:
-                either.append(char)
-                continue
-            tone = book_tone
+        if not tone and book_tone not in COLOURS:
+            problems["either"].append(char)
+            continue
+        if tone and book_tone in COLOURS and tone != book_tone:
+            problems["contradicts"].append(f"{char}（{book_tone}）")
+            continue
+        tone = tone or book_tone
+        groups = [r.group for r in info.readings if getattr(r.tone, "value", r.tone) == tone]
         rhyme = str(rec.get("rhyme") or "").strip()
+        if rhyme and rhyme not in groups:
+            problems["rhyme"].append(f"{char}（{rhyme}）")
+            continue
         if not rhyme and char in standard and standard[char].tone == tone:
             rhyme = standard[char].rhyme  # the group chosen for the standard set (書 → 六魚, not 四支)
-        if not rhyme:
-            groups = [r.group for r in info.readings if getattr(r.tone, "value", r.tone) == tone]
-            rhyme = groups[0] if groups else ""
-        try:
-            strokes = int(rec.get("strokes") or 0) or strokes_of(char)
-        except (TypeError, ValueError):
-            strokes = None
-        if not strokes or strokes <= 0:
-            no_strokes.append(char)
+        rhyme = rhyme or groups[0]
+        given = str(rec.get("strokes") or "").strip()
+        strokes = int(given) if given.isdigit() else None if given else (
+            strokes_of(char) or strokes_of(info.canonical))  # a simplified spelling: the traditional count
+        if strokes is None or not 1 <= strokes <= 64:
+            problems["strokes" if given else "no_strokes"].append(char)
             continue
         tiles.append(Tile(char, tone, rhyme, strokes, COLOURS[tone]))
-    if unknown:
-        raise InvalidHandError(f"這些字不在平水韻中，不能做牌：{_names(unknown)}")
-    if wrong_tone:
-        raise InvalidHandError(f"平仄只能填「平」或「仄」，這些字填錯了：{_names(wrong_tone)}")
-    if either:
-        raise InvalidHandError(f"這些字可平可仄，請在牌組中註明平仄：{_names(either)}")
-    if no_strokes:
-        raise InvalidHandError(f"查不到這些字的筆畫，請在牌組中註明：{_names(no_strokes)}")
+    problems["variants"] = ["／".join(spellings) for spellings in entries.values() if len(spellings) > 1]
+    for key, message in _PROBLEMS.items():
+        if problems[key]:
+            raise InvalidHandError(message.format(names=_names(problems[key])))
     n_ping = sum(t.tone == PING for t in tiles)
     if n_ping != PER_TONE:
         raise InvalidHandError(

@@ -44,6 +44,25 @@ def check_invariants(deal, all_chars: list[str]) -> list[str]:
     return problems
 
 
+def _tile_set_lines(tiles) -> list[str]:
+    """The tile set's word-class mix (from data/tiles.json) and its 平 groups, for the record."""
+    import json
+
+    from poetry.data import data_path
+
+    with open(data_path("tiles.json"), encoding="utf-8") as fh:
+        records = json.load(fh)["tiles"]
+    mix = collections.Counter((r["tone"], r.get("class", "?")) for r in records)
+    groups = collections.Counter(t.rhyme for t in tiles if t.tone == "平")
+    return [
+        "- Tile set (data/tiles.json): word classes 平 "
+        + " ".join(f"{c} {mix[('平', c)]}" for c in "名動形虛")
+        + "; 仄 " + " ".join(f"{c} {mix[('仄', c)]}" for c in "名動形虛")
+        + " (名 noun, 動 verb, 形 adjective, 虛 function word). 平 tiles per group: "
+        + " ".join(f"{g[2:]}{n}" for g, n in groups.most_common()) + ".",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=10_000)
@@ -124,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     depth_hist = collections.Counter(rich_groups)
     lines += [
         "",
-        f"- Rhyme richness of the {hands:,} hands: {rich_hands / hands:.2%} hold at least {RICH_GROUPS} 平 groups "
+        f"- Rhyme richness of the {hands:,} hands: {rich_hands / hands:.3%} hold at least {RICH_GROUPS} 平 groups "
         f"with ≥ {RICH_DEPTH} of their 平 tiles (goal > 90%); mean number of such groups "
         f"{statistics.mean(rich_groups):.2f} (min {min(rich_groups)}, max {max(rich_groups)}); "
         f"平 tiles per hand mean {statistics.mean(ping_per_hand):.1f} (min {min(ping_per_hand)}, max {max(ping_per_hand)}).",
@@ -134,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         f"p95 {ms[int(len(ms) * 0.95)]:.2f} ms; default cryptographic RNG (`secrets.SystemRandom`, "
         f"{len(cms):,} deals) mean {statistics.mean(cms):.2f} ms, p95 {cms[int(len(cms) * 0.95)]:.2f} ms.",
     ]
+    lines += _tile_set_lines(tiles)
     print("\n".join(lines))
     return 1 if broken else 0
 

@@ -41,8 +41,8 @@ UNIHAN = Path("/usr/share/unicode/Unihan_IRGSources.txt.bz2")
 MIN_COUNT = 30
 NAMED = "山峰洞石澗壑江萍湖草煙浦漁磯"
 #: Wrong traditional forms in the corpus (its README), an editorial character, and variant spellings
-#: the corpus prefers where readers expect the standard form (劒 → 劍, 却 → 卻, 羣 → 群).
-EXCLUDE = set("鬆徵幹裏錄" "劒却羣")
+#: the corpus prefers where readers expect the standard form (劒 → 劍, 却 → 卻, 羣 → 群, 疎 → 疏).
+EXCLUDE = set("鬆徵幹裏錄" "劒却羣疎")
 
 #: Word-class quotas per tone (of 300).
 QUOTA = {
@@ -60,26 +60,30 @@ FUNCTION = set(
     "無何誰之然非安終須因曾常皆兮吾於雖徒云胡由都惟諸寧而頻仍茲斯俱焉哉于余纔伊咸千同方今聊其"
     "一自此在是未萬我已欲十獨向五莫似四復二亦百所若九以者半兩豈又六八七數即只爾但必最每敢乃把"
     "各竟況遂或再肯偶彼甚則汝勿乍的了就及也且幾太始恐忽可遍"
+    "當緣如兼唯"
 )
 VERB = set(
     "來生歸飛流開成還言隨逢驚尋居垂通鳴浮登憐懷堪疑移辭傷含求爭交憂歡飄啼持翻眠迷懸傾攜承侵"
     "修存攀消嗟銷喧披投銜嘗招添追停嫌推馳遷扶窺拋趨騰摧酬陪焚違謀揮舒升衝排欺瞻聯巡嘶耕憑征遊"
-    "游愁歌能依吟分乘休催干為觀聞看思"
+    "游愁歌能依吟分乘休催干為觀聞看思絕"
     "有見得去出落入作盡起坐醉問照動至憶笑合轉死使發愛散宿送覺會寄恨舞識度往用帶待定引逐隔解"
     "願化結立謝倚臥食拂喜念塞惜載住取飲感報守息變顧破集想映掩釣指伴舉積遇種賞按點沒列繞走"
     "閉賦抱渡負拜滅詠放訪達漏弄謂泛背奉滴響話養擬借避受贈唱殺覆侍屬服挂駕改奏羨遣擁棄哭灑"
     "泣戀倒候止試進濟伏洗歇掃致勸駐造睡忍寫誤讀免繫注薦脫退到別斷隱對接失切表印省疊語許望御"
+    "經沈題行張卷"
 )
 ADJECTIVE = set(
     "清高明多寒新閑香紅黃平陰孤幽微芳殘遙虛悲丹窮悠全晴賢斜玄荒低貧偏稀良精衰佳狂雄茫危殊繁奇"
-    "寥哀枯甘圓盈嘉誠勤澄嚴濃凡飢零貞纖炎愚堅祥豐忠翩昌康豪均迢靈雙蕭滄乾紛惆辛青蒼深長空輕"
+    "寥哀枯甘圓盈嘉誠勤澄嚴濃凡飢零貞纖炎愚堅祥豐忠翩昌康豪均迢靈雙蕭滄乾紛惆辛青蒼深長空輕涼真"
     "白遠古滿老大舊少晚好碧綠小近翠苦靜紫久早寂亂直暗異貴薄細冷素永美俗悵急暫淺廣短綺濕壯密"
     "妙逸杳雜浩黑疾寞秀富瑞善險闊肅熟固赤實易幸漠茂盛淡快"
+    "斑欣親"
 )
 NOUN = set(
     "日月天雲花春秋年時風山水夜雨雪海竹松石江湖草煙浦漁磯萍峰洞壑澗家名邊枝臺堂杯根尊車園容"
     "孫村輪晨元初端期君關鳥物女主土井地歲曲首道露步畫鼓樂布計記旅著果餘"
-    "絲章盤妾陌口樹影本"
+    "絲章盤妾陌口樹影本簪"
+    "蠻縣"
 )
 
 
@@ -291,8 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         fh.write(",\n".join(f"    {r}" for r in rows))
         fh.write("\n  ]\n}\n")
 
-    # Stroke counts of every character of the rhyme book, for custom tile sets.
-    rows = sorted((c, strokes[c]) for c in {ch for ch, _ in _book_chars(book)} if c in strokes)
+    # Stroke counts of every spelling the rhyme book knows, for custom tile sets.
+    rows = sorted((c, strokes[c]) for c in _book_spellings(args.out) if c in strokes)
     with open(args.out / "strokes.tsv", "w", encoding="utf-8") as fh:
         fh.write("# Stroke counts (Unihan kTotalStrokes; the traditional count where two are given) of the\n"
                  "# characters of data/pingshui.tsv. Source: Unicode Unihan database, Unicode licence.\n"
@@ -309,12 +313,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _book_chars(book):
-    """(char, group) pairs of the rhyme book's characters."""
-    groups = book.groups() if callable(book.groups) else book.groups
-    for group in groups:
-        for char in book.chars_in_group(group):
-            yield char, group
+def _book_spellings(data: Path) -> set[str]:
+    """Every spelling the rhyme book answers for in traditional script: its own, the usual one, variants."""
+    chars = set()
+    for name, kinds in (("pingshui.tsv", None), ("variants.tsv", {"book"})):
+        with open(data / name, encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("#") or not line.strip():
+                    continue
+                cols = line.rstrip("\n").split("\t")
+                if kinds is None:
+                    chars.add(cols[0])
+                    chars.update(cols[2:3])
+                elif cols[1] in kinds:
+                    chars.add(cols[0])
+    return chars
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -180,7 +181,9 @@ def test_draw_follows_the_turn_order(tiles):
         assert deal.hands[seat] == tuple(c for s, c in deal.draws if s == seat)
 
 
-def test_seeded_deal_gives_exact_hands(tiles):
+def test_seeded_deal_gives_exact_hands():
+    # A frozen copy of the first tile set, so that rebuilding data/tiles.json does not move this test.
+    tiles = load_tile_set(Path(__file__).parent / "data" / "tiles_fixture.json")
     deal = deal_round(tiles, host_seat=2, rng=random.Random(2026))
     assert deal.salt == "f38b2ffc80a4df5a51c9bc701e7ea419"
     assert deal.stack[:3] == ("憐", "願", "鏡")
@@ -329,6 +332,41 @@ def test_either_tone_characters_need_a_tone(tiles):
         validate_tile_set(chars)
 
 
+def test_a_tone_against_the_book_is_named(tiles):
+    records = [{"char": t.char, "tone": t.tone} for t in tiles]
+    records[2] = {"char": "山", "tone": "仄"}
+    with pytest.raises(InvalidHandError, match="與平水韻不合.*「山（平）」"):
+        validate_tile_set(records)
+
+
+def test_a_rhyme_group_the_character_is_not_in_is_named(tiles):
+    records = [{"char": t.char} for t in tiles]
+    records[2] = {"char": "山", "rhyme": "下平七陽"}
+    with pytest.raises(InvalidHandError, match="韻部.*「山（下平七陽）」"):
+        validate_tile_set(records)
+
+
+def test_bad_stroke_counts_are_named(tiles):
+    records = [{"char": t.char} for t in tiles]
+    records[2] = {"char": "山", "strokes": "三"}
+    with pytest.raises(InvalidHandError, match="筆畫.*「山」"):
+        validate_tile_set(records)
+
+
+def test_two_spellings_of_one_character_are_rejected(tiles):
+    chars = _chars(tiles)
+    assert "峰" in chars and "峯" not in chars
+    ze = next(i for i, t in enumerate(tiles) if t.tone == "平" and t.char != "峰")
+    chars[ze] = "峯"
+    with pytest.raises(InvalidHandError, match="同一個字.*(峰／峯|峯／峰)"):
+        validate_tile_set(chars)
+
+
+def test_huge_uploads_are_refused_before_parsing():
+    with pytest.raises(InvalidHandError, match="太大"):
+        validate_tile_set("山," * 600_000)
+
+
 @pytest.mark.parametrize("upload", ["", "[", b"\xff\xfe", "{\"tiles\": 3}", "[1, 2]"])
 def test_malformed_uploads_get_a_message(upload):
     with pytest.raises(InvalidHandError) as exc:
@@ -344,7 +382,9 @@ def test_cli_deal_json_is_the_seeded_deal(capsys, tiles):
     out = json.loads(capsys.readouterr().out)
     deal = deal_round(tiles, rng=random.Random(2026))
     assert out["commitment"] == deal.commitment
-    assert out["count_tile"] == {"char": "憐", "strokes": 15, "tone": "平", "rhyme": "下平一先"}
+    count = deal.count_tile
+    assert out["count_tile"] == {"char": count.char, "strokes": count.strokes, "tone": count.tone, "rhyme": count.rhyme}
+    assert out["first_seat"] == first_seat(count.strokes, 1)
     assert out["hands"]["1"] == list(deal.hands[1])
     assert verify_deal(out["salt"], out["stack"], out["commitment"])
 
@@ -352,10 +392,14 @@ def test_cli_deal_json_is_the_seeded_deal(capsys, tiles):
 def test_cli_deal_text_shows_count_and_hands_by_tone(capsys, tiles):
     assert cli_main(["deal", "--seed", "2026"]) == 0
     text = capsys.readouterr().out
-    assert "數牌：「憐」15 畫" in text and "第 3 座先抽" in text
+    deal = deal_round(tiles, rng=random.Random(2026))
+    count = deal.count_tile
+    assert f"數牌：「{count.char}」{count.strokes} 畫" in text
+    assert f"第 {deal.first_seat} 座先抽" in text
     assert text.count("：150 張") == 4
     assert text.count("平（朱）") == 4 and text.count("仄（墨）") == 4
-    assert text == format_deal(deal_round(tiles, rng=random.Random(2026)))
+    assert deal.commitment in text
+    assert text == format_deal(deal)
 
 
 def test_docstring_examples_hold():
