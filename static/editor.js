@@ -31,6 +31,8 @@
  *                    null     no rule (default),
  *                    "rhyme"  韻腳: every rhyme foot must be a tile of the hand,
  *                    "jizi"   集字: every character must be a tile of the hand, each tile used once.
+ *   blanks         集字 only: how many blank wildcard tiles (白板) the player holds; the first characters
+ *                  not in the hand use them up (marked 白) before any is flagged. Default 0.
  *   storageKey     localStorage key for a copy of the draft (the /check page uses one): written on
  *                  every edit, restored on attach when the textarea is empty.
  *   onChange(text)           called on every edit (typing, pasting, a suggestion click) — save drafts here.
@@ -41,7 +43,8 @@
  * attach() returns a controller:
  *   check()              check now (skips the debounce)
  *   setOptions(partial)  change hand, rule, rhymeBook … and re-check
- *   setText(text)        replace the whole draft (counts as an edit: onChange fires)
+ *   setText(text, {silent})  replace the whole draft; an edit (onChange fires) unless silent, e.g. when
+ *                        the round page loads the saved draft from the server
  *   replaceAt(line, pos, char)  replace the character the report shows at line/pos (1-based)
  *   notify(text, kind, action)  show a message above the report; kind "hint" | "warn" | "done";
  *                        action {label, run} adds a button (e.g. undo). "done" messages stay until the next edit.
@@ -293,29 +296,39 @@
       var flags = {};
       var used = {};
       var handSet = new Set(charsOf(opts.hand));
-      if (!handSet.size) return { flags: flags, used: used, count: 0 };
+      if (!handSet.size) return { flags: flags, used: used, blanks: {}, count: 0 };
       var spent = new Map();
       var count = 0;
+      var blanks = {};
+      var blanksLeft = Math.max(0, Number(opts.blanks) || 0);
       (report.lines || []).forEach(function (line) {
         var chars = line.chars || [];
         var footAt = isRhymeLine(line) ? chars.length - 1 : -1;
         chars.forEach(function (c, k) {
           var key = line.number + ":" + (k + 1);
           var inHand = typeof c.in_hand === "boolean" ? c.in_hand : (handSet.has(c.char) || handSet.has(c.lookup));
-          if (inHand) { used[key] = true; count += 1; }
+          var tile = c.lookup || c.char;
+          var repeat = false;
+          if (inHand) {
+            var n = (spent.get(tile) || 0) + 1;
+            spent.set(tile, n);
+            repeat = n > 1;
+          }
           if (opts.rule === "jizi") {
-            if (!inHand) flags[key] = fill(S.notInHand, { char: c.char });
-            else {
-              var n = (spent.get(c.char) || 0) + 1;
-              spent.set(c.char, n);
-              if (n > 1) flags[key] = fill(S.usedTwice, { char: c.char });
-            }
-          } else if (opts.rule === "rhyme" && k === footAt && !inHand) {
+            // 集字: each tile once; a blank (白板) stands in for a missing or spent tile while any is left.
+            if ((!inHand || repeat) && blanksLeft > 0) {
+              blanksLeft -= 1;
+              blanks[key] = true;
+            } else if (!inHand) flags[key] = fill(S.notInHand, { char: c.char });
+            else if (repeat) flags[key] = fill(S.usedTwice, { char: c.char });
+            if (inHand && !repeat) { used[key] = true; count += 1; }
+          } else if (inHand) { used[key] = true; count += 1; }
+          if (opts.rule === "rhyme" && k === footAt && !inHand) {
             flags[key] = fill(S.footNotInHand, { char: c.char });
           }
         });
       });
-      return { flags: flags, used: used, count: count };
+      return { flags: flags, used: used, blanks: blanks, count: count };
     }
 
     function isRhymeLine(line) {
@@ -417,12 +430,14 @@
         tile.dataset.pos = pos;
         if (byPos[pos] && !tile.classList.contains("pe-has-fault")) tile.classList.add("pe-has-fault");
         if (hand.used[key]) tile.classList.add("pe-in-hand");
+        if (hand.blanks[key]) tile.classList.add("pe-blank");
         if (hand.flags[key]) tile.classList.add("pe-hand-flag");
         var title = [c.char + "：" + ((S.toneNames || {})[c.tone] || c.tone)];
         if (c.groups && c.groups.length) title.push(Array.from(c.groups).join("、"));
         var statusName = (S.statusNames || {})[c.status];
         if (statusName) title.push(statusName);
         if (hand.used[key]) title.push(S.inHand);
+        if (hand.blanks[key]) title.push(fill(S.blankUsed, { char: c.char }));
         if (hand.flags[key]) title.push(hand.flags[key]);
         tile.title = title.join("　");
         var badgeKey = hand.flags[key] ? "missing" : c.status;
@@ -432,8 +447,8 @@
           b.setAttribute("aria-hidden", "true");
           tile.appendChild(b);
         }
-        if (hand.used[key]) {
-          var h = el("span", "pe-hand", (S.badges || {}).hand || "");
+        if (hand.used[key] || hand.blanks[key]) {
+          var h = el("span", "pe-hand", (S.badges || {})[hand.blanks[key] ? "blank" : "hand"] || "");
           h.setAttribute("aria-hidden", "true");
           tile.appendChild(h);
         }
@@ -578,9 +593,14 @@
         Object.assign(opts, partial || {});
         check();
       },
-      setText: function (text) {
+      setText: function (text, how) {
         textarea.value = String(text);
-        edited(false);
+        if (how && how.silent) {
+          store(textarea.value);
+          check();
+        } else {
+          edited(false);
+        }
       },
       replaceAt: replaceAt,
       notify: setMessage,

@@ -138,7 +138,13 @@ def test_editor_component_applies_the_hand_rules(live_server, new_page):
     assert report.locator('.pe-tile.pe-hand-flag[data-line="4"][data-pos="7"]').inner_text().startswith("來")
     assert page.evaluate("window.saved.length") >= 1
 
-    page.evaluate("window.roundEditor.setOptions({rule: 'rhyme'})")
+    # Two blank tiles (白板) cover the first two faults, in reading order.
+    page.evaluate("window.roundEditor.setOptions({blanks: 2})")
+    page.wait_for_function("() => document.querySelectorAll('#round-report .pe-tile.pe-blank').length === 2")
+    assert flagged.count() == 12
+    assert report.locator('.pe-tile.pe-blank[data-line="3"]').count() == 2
+
+    page.evaluate("window.roundEditor.setOptions({rule: 'rhyme', blanks: 0})")
     page.wait_for_function(
         "() => document.querySelectorAll('#round-report .pe-tile.pe-hand-flag').length === 1"
     )

@@ -6,12 +6,14 @@ the checker's. Bad input answers 400 with a Chinese ``detail`` and never reaches
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 
 from flask import Blueprint, current_app, jsonify, render_template, request
 
 from poetry.checker import check_poem
 from poetry.errors import PoetryError
+from poetry.text import detect_script, to_simplified
 
 bp = Blueprint("check", __name__)
 
@@ -43,20 +45,52 @@ def api_check():
         too long, control characters, or a text the checker cannot read (MalformedPoemError).
     :raise 422: the checker failed on this draft (logged; a bug to fix, never a 5xx to the poet).
     """
+    reader_hans = request.cookies.get("script") == "hans"
     try:
         text, rhyme_book, hand = _parse_request()
     except BadRequest as exc:
-        return jsonify(error="Bad Request", detail=str(exc)), 400
+        return _refusal("Bad Request", str(exc), 400, reader_hans)
     try:
         report = check_poem(text, rhyme_book=rhyme_book, hand=hand)
-    except PoetryError:
-        raise  # app.py answers 400/422 with the checker's own message
+    except PoetryError as exc:
+        return _refusal(type(exc).__name__, exc.message, exc.status, reader_hans)
     except Exception:
         # A checker fault on some odd draft must not read as a dead server to a poet mid-line: log it,
         # answer 422 so the editor shows the message and keeps the text, and let the tests catch it.
         current_app.logger.exception("check_poem failed on a draft of %d characters", len(text))
-        return jsonify(error="Unprocessable", detail="這份詩稿暫時無法檢查（檢查器出錯，已記錄）。您的詩稿仍在。"), 422
-    return jsonify(report)
+        detail = "這份詩稿暫時無法檢查（檢查器出錯，已記錄）。您的詩稿仍在。"
+        return _refusal("Unprocessable", detail, 422, reader_hans)
+    return jsonify(_for_reader(dataclasses.asdict(report), reader_hans))
+
+
+def _refusal(error: str, detail: str, status: int, reader_hans: bool):
+    return jsonify(error=error, detail=to_simplified(detail) if reader_hans else detail), status
+
+
+def _for_reader(report: dict, reader_hans: bool) -> dict:
+    """The report in the reader's script: explanations in 简体 for a 简体 reader, fixes in the draft's script.
+
+    Characters of the poem stay as typed (the editor maps them back onto the draft); only the words
+    around them follow the reader's 繁/简 choice, and suggested characters follow the draft's script,
+    so that clicking 「风」 into a simplified draft does not drop a 「風」 into it.
+    """
+    draft_hans = detect_script("".join(line["text"] for line in report["lines"])) == "hans"
+    for violation in report["violations"]:
+        if draft_hans:
+            violation["suggestions"] = _unique(to_simplified(c) for c in violation["suggestions"])
+        if reader_hans:
+            violation["message"] = to_simplified(violation["message"])
+    if reader_hans:
+        for key in ("form", "pattern", "rhyme_group", "summary"):
+            if isinstance(report.get(key), str):
+                report[key] = to_simplified(report[key])
+        report["notes"] = [to_simplified(note) for note in report["notes"]]
+    return report
+
+
+def _unique(chars) -> list[str]:
+    """Distinct items in their first order (two traditional fixes may simplify to one character)."""
+    return list(dict.fromkeys(chars))
 
 
 def _parse_request() -> tuple[str, str, str | None]:
