@@ -157,7 +157,7 @@ class RhymeBook:
 
     def chars_in_group(self, group: str) -> tuple[str, ...]:
         """The group's characters, most used first, in the spelling poets use (青, not the book's 靑), for
-        suggesting fixes; () for an unknown group.
+        suggesting fixes; chars whose reading in the group is rare come last. () for an unknown group.
 
         >>> get_rhyme_book().chars_in_group("下平九靑")[:3]
         ('青', '經', '庭')
@@ -252,6 +252,7 @@ class PingshuiBook(RhymeBook):
         super().__init__()
         readings_cache: dict[str, Reading] = {}
         groups: dict[str, list[str]] = {}
+        rare_members: dict[str, list[str]] = {}
         with open(data_path("pingshui.tsv", data_dir), encoding="utf-8") as fh:
             for line in fh:
                 if line.startswith("#") or not line.strip():
@@ -262,7 +263,8 @@ class PingshuiBook(RhymeBook):
                 self._table[char] = readings
                 shown = usual[0] if usual else char
                 for r in readings:
-                    groups.setdefault(r.group, []).append(shown)
+                    # a char whose reading in the group is rare is listed after all common ones
+                    (groups if r.common else rare_members).setdefault(r.group, []).append(shown)
         variants_file = data_path("variants.tsv", data_dir)
         if variants_file.exists():
             with open(variants_file, encoding="utf-8") as fh:
@@ -276,7 +278,8 @@ class PingshuiBook(RhymeBook):
                     self._variants[char] = tuple(forms.split())
                     if only:
                         self._variant_groups[char] = frozenset(only[0].split())
-        self._groups = {g: tuple(cs) for g, cs in sorted(groups.items(), key=lambda kv: _group_order(kv[0]))}
+        names = sorted(set(groups) | set(rare_members), key=_group_order)
+        self._groups = {g: tuple(groups.get(g, ())) + tuple(rare_members.get(g, ())) for g in names}
         self._neighbours = _neighbour_map(PINGSHUI_NEIGHBOURS)
         self._table = MappingProxyType(self._table)  # type: ignore[assignment]
 

