@@ -49,6 +49,8 @@ _LINK_DISTANCE = 0.80  # cosine distance at which agglomerative clustering stops
 _NAME_SIMILARITY = 0.10  # a group's centroid at least this close to a theme's takes its name
 _MEMBER_SIMILARITY = 0.08  # a character joins a named group when at least this close to the theme
 _GENERIC_TOP = 200  # the most frequent characters define the "generic" pseudo-theme (→ 其他)
+_REFINE_ROUNDS = 2  # k-means-like reassignment rounds after the clustering
+_LEXICON_WEIGHT = 0.5  # share of the lexicon theme in a named group's prototype
 _MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
 
 
@@ -293,35 +295,46 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
         group = groups.setdefault(key, {"theme": key if isinstance(key, int) else None, "rows": []})
         group["rows"].extend(rows)
 
-    # a character joins the named group whose theme it is closest to, if close enough; else 其他
-    named = [g for g in groups.values() if g["theme"] is not None]
-    for group in named:
-        keep = []
-        for r in group["rows"]:
-            if affinity[r, group["theme"]] >= _MEMBER_SIMILARITY and affinity[r, :-1].max() > affinity[r, -1]:
-                keep.append(r)
-            else:
-                leftovers.append(r)
-        group["rows"] = keep
-    for r in sorted(leftovers):
-        candidates = [(affinity[r, g["theme"]], -k) for k, g in enumerate(named)]
-        if candidates and affinity[r, :-1].max() > affinity[r, -1]:
-            best_sim, neg_k = max(candidates)
-            if best_sim >= _MEMBER_SIMILARITY:
-                named[-neg_k]["rows"].append(r)
+    # Refine like k-means, over the groups found: each group's prototype blends its lexicon theme with
+    # the centre of its members in this hand; every character then joins the nearest prototype if that
+    # is close enough and the character is not merely generic (nearer the generic centre than any theme),
+    # and a seed character of a group's theme always joins that group.
+    found = list(groups.values())
+    if not found:
+        return []
+    specific = affinity[:, :-1].max(axis=1) > affinity[:, -1]
+    seed_of = {}
+    for k, group in enumerate(found):
+        if group["theme"] is not None:
+            for r in range(len(known)):
+                if forms[known[r]] in lex.seed_sets[group["theme"]]:
+                    seed_of.setdefault(r, k)
+    baseline = raw[:, :-1].mean(axis=1)
+    for _ in range(_REFINE_ROUNDS):
+        protos = []
+        for group in found:
+            centre = matrix[group["rows"]].mean(axis=0) if group["rows"] else np.zeros(matrix.shape[1])
+            centre = centre / (np.linalg.norm(centre) + 1e-12)
+            if group["theme"] is not None:
+                centre = _LEXICON_WEIGHT * lex.centroids[group["theme"]] + (1 - _LEXICON_WEIGHT) * centre
+            protos.append(centre / (np.linalg.norm(centre) + 1e-12))
+        sims = matrix @ np.vstack(protos).T - baseline[:, None]
+        best = sims.argmax(axis=1)
+        for group in found:
+            group["rows"] = []
+        for r in range(len(known)):
+            if r in seed_of:
+                found[seed_of[r]]["rows"].append(r)
+            elif specific[r] and sims[r, best[r]] >= _MEMBER_SIMILARITY:
+                found[best[r]]["rows"].append(r)
 
     out = []
-    for group in groups.values():
-        rows = sorted(set(group["rows"]))
+    for k, group in enumerate(found):
+        rows = sorted(group["rows"])
         if len(rows) < _MIN_GROUP:
             continue
-        if group["theme"] is not None:
-            sims = affinity[rows, group["theme"]]
-        else:
-            centroid = matrix[rows].mean(axis=0)
-            sims = matrix[rows] @ (centroid / (np.linalg.norm(centroid) + 1e-12))
         out.append({"theme": group["theme"], "members": [known[r] for r in rows],
-                    "sims": {known[r]: float(s) for r, s in zip(rows, sims)}})
+                    "sims": {known[r]: float(sims[r, k] + baseline[r]) for r in rows}})
     return out
 
 

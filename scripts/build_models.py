@@ -7,9 +7,10 @@ Writes data/vectors.npy (float16, one L2-normalised row per character) and data/
 
 1. Clean each poem: drop editorial notes in parentheses (also when split across paragraphs), `[字]`
    brackets, `□` gaps and anything that is not a CJK ideograph; 鬆 → 松 (a known conversion fault of the corpus).
-2. Keep the VOCAB most frequent characters. Build sparse incidence matrices (context × character) for three
-   kinds of context: a line (句), a couplet (聯, one paragraph) and a short poem (≤ 8 couplets, for the poem's
-   subject). The co-occurrence counts are the weighted sum of X.T @ X over the three, diagonal dropped.
+2. Keep the VOCAB most frequent characters. Build sparse incidence matrices (context × character) for two
+   kinds of context: a line (句) and a couplet (聯, one paragraph). The co-occurrence counts are the sum of
+   X.T @ X over the two, diagonal dropped. (Whole short poems as a third context made the themes worse on
+   the tune half of the gold: ARI 0.48 against 0.57.)
 3. Positive PMI with context-distribution smoothing (α = 0.75), then scikit-learn TruncatedSVD
    (fixed random_state) to DIM dimensions, rows scaled by √σ and L2-normalised.
 
@@ -35,8 +36,7 @@ DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "quantangshi.jsonl.gz"
 
 VOCAB = 6000
 DIM = 160
-WEIGHTS = {"line": 1.0, "couplet": 1.0, "poem": 0.5}
-MAX_POEM_COUPLETS = 8
+WEIGHTS = {"line": 1.0, "couplet": 1.0}
 SEED = 20261129
 
 _NOTE = re.compile(r"[（(][^（）()]*[）)]")
@@ -97,9 +97,8 @@ def build(corpus: Path, vocab_size: int = VOCAB, dim: int = DIM) -> tuple[list[s
     vocab = [ch for ch, _ in sorted(freq.items(), key=lambda kv: (-kv[1], kv[0]))[:vocab_size]]
     index = {ch: i for i, ch in enumerate(vocab)}
 
-    contexts: dict[str, list[list[int]]] = {"line": [], "couplet": [], "poem": []}
+    contexts: dict[str, list[list[int]]] = {"line": [], "couplet": []}
     for poem in tqdm(poems, desc="contexts", unit="poem"):
-        poem_ids = []
         for couplet in poem:
             couplet_ids = []
             for line in couplet:
@@ -109,13 +108,10 @@ def build(corpus: Path, vocab_size: int = VOCAB, dim: int = DIM) -> tuple[list[s
                 couplet_ids.extend(ids)
             if couplet_ids:
                 contexts["couplet"].append(couplet_ids)
-            poem_ids.extend(couplet_ids)
-        if poem_ids and len(poem) <= MAX_POEM_COUPLETS:
-            contexts["poem"].append(poem_ids)
 
     n = len(vocab)
     counts = sparse.csr_matrix((n, n), dtype=np.float64)
-    for kind in tqdm(("line", "couplet", "poem"), desc="co-occurrence", unit="kind"):
+    for kind in tqdm(tuple(WEIGHTS), desc="co-occurrence", unit="kind"):
         x = incidence(contexts[kind], n)
         counts = counts + WEIGHTS[kind] * (x.T @ x).astype(np.float64)
     counts = counts.tolil()
@@ -124,14 +120,12 @@ def build(corpus: Path, vocab_size: int = VOCAB, dim: int = DIM) -> tuple[list[s
     counts.eliminate_zeros()
 
     # PPMI with context-distribution smoothing
-    total = counts.sum()
     row = np.asarray(counts.sum(axis=1)).ravel()
     col = np.asarray(counts.sum(axis=0)).ravel() ** 0.75
     coo = counts.tocoo()
     pmi = np.log(coo.data * col.sum() / (row[coo.row] * col[coo.col]))
     keep = pmi > 0
     ppmi = sparse.csr_matrix((pmi[keep], (coo.row[keep], coo.col[keep])), shape=(n, n))
-    del total
 
     with tqdm(total=1, desc="svd", unit="step") as bar:
         svd = TruncatedSVD(n_components=dim, algorithm="randomized", n_iter=7, random_state=SEED)
