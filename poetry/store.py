@@ -531,7 +531,7 @@ class Store:
                 for s in seat_rows
             ],
             "commitment": row.commitment,
-            "count_tile": {"char": row.count_char, "strokes": row.count_strokes} if row.count_char else None,
+            "count_tile": self._count_tile(row),
             "first_seat": row.first_seat,
             "turn_order": _turn_order(row.first_seat) if row.first_seat else None,
             "created_at": _iso(row.created_at),
@@ -699,7 +699,8 @@ class Store:
             ])
             public = {
                 "commitment": deal.commitment,
-                "count_tile": {"char": deal.count_tile.char, "strokes": deal.count_tile.strokes},
+                "count_tile": {"char": deal.count_tile.char, "strokes": deal.count_tile.strokes,
+                               "tone": deal.count_tile.tone, "rhyme": deal.count_tile.rhyme},
                 "first_seat": deal.first_seat,
                 "turn_order": list(deal.turn_order),
                 "hand_size": len(next(iter(deal.hands.values()))),
@@ -707,6 +708,13 @@ class Store:
             self._event(conn, row.id, "dealt", public)
         self._notify()
         return public
+
+    def _count_tile(self, row) -> dict[str, Any] | None:
+        if not row.count_char:
+            return None
+        tile = {t.char: t for t in self.tiles_of_round(row)}.get(row.count_char)
+        return {"char": row.count_char, "strokes": row.count_strokes, "tone": tile.tone if tile else "",
+                "rhyme": tile.rhyme if tile else ""}
 
     def _tile_dicts(self, row, chars: str) -> list[dict[str, Any]]:
         by_char = {t.char: t for t in self.tiles_of_round(row)}
@@ -918,7 +926,7 @@ class Store:
             "poems": poems,
             "hands": [{"seat": seat, "tiles": self._tile_dicts(row, chars)} for seat, chars in sorted(hand_rows.items())],
             "commitment": row.commitment,
-            "count_tile": {"char": row.count_char, "strokes": row.count_strokes},
+            "count_tile": self._count_tile(row),
             "first_seat": row.first_seat,
             "turn_order": _turn_order(row.first_seat),
             "host_plays": row.host_plays,
