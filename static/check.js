@@ -21,11 +21,24 @@
     count.classList.toggle("check-count-over", n > max);
   }
 
+  // A small verdict beside the counter: on a phone the report is below the fold while one types.
+  var chip = document.getElementById("poem-chip");
+  function updateChip(report) {
+    if (!report) { chip.hidden = true; return; }
+    var faults = (report.violations || []).filter(function (v) { return v.severity === "error"; }).length;
+    chip.hidden = false;
+    chip.classList.toggle("check-chip-good", !!report.regulated);
+    chip.textContent = report.regulated ? template("chip-good")
+      : faults ? fill(template("chip-bad"), { count: faults }) : template("chip-bad-none");
+  }
+
   var editor = window.PoemEditor.attach(textarea, {
     output: document.getElementById("poem-report"),
     rhymeBookSelect: select,
     storageKey: KEY,
     onChange: updateCount,
+    onReport: updateChip,
+    onBusy: function (on) { chip.classList.toggle("check-chip-busy", on); },
   });
   updateCount();
 

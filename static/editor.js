@@ -37,6 +37,7 @@
  *                  every edit, restored on attach when the textarea is empty.
  *   onChange(text)           called on every edit (typing, pasting, a suggestion click) — save drafts here.
  *   onReport(report, error)  called after each check: the API's report, or null and a message.
+ *   onBusy(busy)             called with true when a check starts, false when it ends.
  *   delay          Debounce in milliseconds before a check. Default 250.
  *   strings        UI words. Default: the JSON in <script id="poem-editor-strings">.
  *
@@ -220,6 +221,7 @@
     function busy(on) {
       working.hidden = !on;
       output.setAttribute("aria-busy", on ? "true" : "false");
+      if (typeof opts.onBusy === "function") opts.onBusy(on);
     }
 
     function check() {
