@@ -169,6 +169,7 @@
     var lastVerdict = "";
     var undoState = null;
     var messageKind = "";
+    var composing = false;
 
     function rhymeBook() {
       if (opts.rhymeBookSelect && opts.rhymeBookSelect.value) return opts.rhymeBookSelect.value;
@@ -210,7 +211,7 @@
         if (messageKind === "done") setMessage("");
       }
       if (typeof opts.onChange === "function") opts.onChange(text);
-      schedule();
+      if (!composing) schedule();  // mid-IME (pinyin letters not yet a character): wait for the character
     }
 
     function schedule() {
@@ -559,6 +560,8 @@
     // ---- wiring ---------------------------------------------------------------------------------
 
     function onInput() { edited(true); }
+    function onCompositionStart() { composing = true; clearTimeout(timer); }
+    function onCompositionEnd() { composing = false; schedule(); }
     function onBook() {
       if (opts.storageKey) {
         try { window.localStorage.setItem(opts.storageKey + ".book", rhymeBook()); } catch (e) { /* ignore */ }
@@ -566,6 +569,8 @@
       check();
     }
     textarea.addEventListener("input", onInput);
+    textarea.addEventListener("compositionstart", onCompositionStart);
+    textarea.addEventListener("compositionend", onCompositionEnd);
     if (opts.rhymeBookSelect) {
       if (opts.storageKey) {
         try {
@@ -612,6 +617,8 @@
         clearTimeout(retryTimer);
         if (inflight) inflight.abort();
         textarea.removeEventListener("input", onInput);
+        textarea.removeEventListener("compositionstart", onCompositionStart);
+        textarea.removeEventListener("compositionend", onCompositionEnd);
         if (opts.rhymeBookSelect) opts.rhymeBookSelect.removeEventListener("change", onBook);
       },
     };

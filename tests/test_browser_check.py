@@ -164,3 +164,26 @@ def test_phone_width_has_no_sideways_scroll(live_server, new_page):
     assert box["x"] + box["width"] <= 390
     screenshot(phone, "check-phone")
     assert errors == []
+
+
+def test_no_check_while_an_input_method_is_composing(live_server, new_page):
+    """Pinyin letters mid-composition are not a draft: the check waits for the committed character."""
+    page = new_page()
+    open_check(page, live_server)
+    page.fill("#poem-text", "\n".join(DENG_GAO[:1]) + "\n")
+    page.wait_for_selector(".pe-message-hint")  # two lines: 古詩 or a hint; the editor has settled
+    page.wait_for_timeout(400)
+    checks = []
+    page.on("request", lambda request: checks.append(request) if request.url.endswith("/api/check") else None)
+    page.focus("#poem-text")
+    page.keyboard.press("End")
+    cdp = page.context.new_cdp_session(page)
+    for typed in ("w", "wu", "wub", "wubi", "wubia", "wubian"):
+        cdp.send("Input.imeSetComposition", {"text": typed, "selectionStart": len(typed), "selectionEnd": len(typed)})
+        page.wait_for_timeout(120)
+    page.wait_for_timeout(500)
+    assert checks == [], "checked the pinyin letters of an unfinished composition"
+    cdp.send("Input.insertText", {"text": "無邊"})
+    page.wait_for_function("() => document.getElementById('poem-text').value.endsWith('無邊')")
+    page.wait_for_timeout(600)
+    assert len(checks) == 1
