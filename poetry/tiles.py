@@ -360,7 +360,7 @@ def commitment(salt: str, stack: Sequence[str]) -> str:
 
 def verify_deal(salt: str, stack: Sequence[str], published: str) -> bool:
     """True when the revealed salt and stack give the commitment published before the deal."""
-    return secrets.compare_digest(commitment(salt, stack), published.strip().lower())
+    return secrets.compare_digest(commitment(salt, stack).encode(), published.strip().lower().encode("utf-8"))
 
 
 def first_seat(strokes: int, host_seat: int | None = 1, seats: int = SEATS) -> int:
@@ -436,6 +436,8 @@ def replay_deal(salt: str, stack: Sequence[str], host_seat: int | None = 1, tile
     missing = [c for c in stack if c not in by_char]
     if missing:
         raise InvalidHandError(f"牌堆中有牌組外的字：{_names(missing)}")
+    if len(stack) != len(by_char) or len(set(stack)) != len(stack):
+        raise InvalidHandError(f"牌堆須是牌組的 {len(by_char)} 張牌各一張，現有 {len(stack)} 張、{len(set(stack))} 個不同的字")
     return _deal_from_stack(salt, stack, by_char, host_seat, players, hand_size)
 
 

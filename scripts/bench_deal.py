@@ -81,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     rich_hands = 0
     rich_groups: list[int] = []
     ping_per_hand: list[int] = []
+    # the largest 平 group of a hand: 3 rhyme feet make a 絕句 (首句入韻), 5 a 律詩 (首句入韻)
+    best_group: list[int] = []
+    common = [g for g, _ in collections.Counter(t.rhyme for t in tiles if t.tone == "平").most_common(12)]
+    per_group_3: collections.Counter = collections.Counter()
     times: list[float] = []
     replays_ok = 0
     for i in range(args.deals):
@@ -98,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
             ping_per_hand.append(sum(groups.values()))
             deep = sum(n >= RICH_DEPTH for n in groups.values())
             rich_groups.append(deep)
+            best_group.append(max(groups.values()))
+            per_group_3.update(g for g in common if groups[g] >= 3)
             rich_hands += deep >= RICH_GROUPS
 
     crypto_times = []
@@ -149,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         f"平 tiles per hand mean {statistics.mean(ping_per_hand):.1f} (min {min(ping_per_hand)}, max {max(ping_per_hand)}).",
         "  Hands by number of such groups: "
         + ", ".join(f"{k}: {depth_hist[k]}" for k in sorted(depth_hist)) + ".",
+        f"- Rhyme feet for a whole poem: {sum(b >= 3 for b in best_group) / hands:.3%} of hands hold some 平 group with ≥ 3 "
+        f"tiles (a 絕句 rhyming in line 1), {sum(b >= 5 for b in best_group) / hands:.3%} with ≥ 5 (a 律詩 rhyming in "
+        f"line 1); largest group per hand: mean {statistics.mean(best_group):.1f}, min {min(best_group)}. "
+        "Share of hands with ≥ 3 tiles of each of the 12 largest 平 groups: "
+        + ", ".join(f"{g[2:]} {per_group_3[g] / hands:.0%}" for g in common) + ".",
         f"- Time per `deal_round` (shuffle, commitment, count, 600 draws): seeded RNG mean {statistics.mean(ms):.2f} ms, "
         f"p95 {ms[int(len(ms) * 0.95)]:.2f} ms; default cryptographic RNG (`secrets.SystemRandom`, "
         f"{len(cms):,} deals) mean {statistics.mean(cms):.2f} ms, p95 {cms[int(len(cms) * 0.95)]:.2f} ms.",

@@ -230,12 +230,24 @@ def test_commitment_verifies_and_fails_on_any_change(tiles):
     assert not verify_deal(deal.salt, replaced, deal.commitment)
     assert not verify_deal(deal.salt[:-1] + ("0" if deal.salt[-1] != "0" else "1"), deal.stack, deal.commitment)
     assert not verify_deal(deal.salt, deal.stack[:-1], deal.commitment)
+    assert not verify_deal(deal.salt, deal.stack, "承諾")  # a garbled commitment is simply false
 
 
 def test_replay_gives_the_same_deal(tiles):
     deal = deal_round(tiles, host_seat=4, rng=random.Random(12))
     assert replay_deal(deal.salt, deal.stack, host_seat=4) == deal
     assert replay_deal(deal.salt, deal.stack, host_seat=1) != deal
+
+
+@pytest.mark.parametrize("change", ["drop", "duplicate"])
+def test_replay_rejects_a_stack_that_is_not_the_set(tiles, change):
+    stack = [t.char for t in tiles]
+    if change == "drop":
+        stack.pop()
+    else:
+        stack[1] = stack[0]
+    with pytest.raises(InvalidHandError, match="各一張"):
+        replay_deal("00", stack)
 
 
 def test_replay_rejects_a_stack_with_foreign_characters(tiles):
