@@ -250,13 +250,21 @@ _NUM = "一二三四五六七八九十"
 
 
 def _cn(n: int) -> str:
-    """Chinese numeral for line and position numbers: 3 → 三, 12 → 十二, 20 → 二十."""
+    """Chinese numeral for line and position numbers: 3 → 三, 12 → 十二, 20 → 二十, 105 → 一百零五."""
     if n <= 10:
-        return _NUM[n - 1]
+        return _NUM[n - 1] if n > 0 else "零"
     if n < 20:
         return "十" + _NUM[n - 11]
-    tens, ones = divmod(n, 10)
-    return _NUM[tens - 1] + "十" + (_NUM[ones - 1] if ones else "")
+    if n < 100:
+        tens, ones = divmod(n, 10)
+        return _NUM[tens - 1] + "十" + (_NUM[ones - 1] if ones else "")
+    if n >= 1000:
+        return str(n)
+    hundreds, rest = divmod(n, 100)
+    head = _cn(hundreds) + "百"
+    if not rest:
+        return head
+    return head + ("零" + _cn(rest) if rest < 10 else ("一" + _cn(rest) if rest < 20 else _cn(rest)))
 
 
 def _where(line: int, pos: int) -> str:
@@ -308,10 +316,13 @@ def _fits(code: int, tone: str) -> str:
     return "confirm" if code & _RZ else "wrong"
 
 
-def _choose_group(feet: list[_Entry]) -> tuple[str | None, bool]:
-    """The 平聲 group most even-line feet share (common readings weigh more); and whether the poem
-    rhymes in 仄 (most feet can only be 仄)."""
+def _choose_group(feet: list[_Entry], first: _Entry | None = None) -> tuple[str | None, bool]:
+    """The 平聲 group most even-line feet share (common readings weigh more, line 1's foot breaks
+    ties); and whether the poem rhymes in 仄 (most feet can only be 仄)."""
     votes: dict[str, float] = {}
+    if first is not None and first.code & _CP:
+        for g in first.common_ping:
+            votes[g] = 0.3
     only_ze = 0
     for e in feet:
         if not (e.code & _ANY_P):
@@ -327,7 +338,7 @@ def _choose_group(feet: list[_Entry]) -> tuple[str | None, bool]:
     if len(votes) == 1:
         return next(iter(votes)), False
     best = max(votes.values())
-    for e in feet:  # ties: the first foot's group
+    for e in feet:  # ties: the first even foot's group
         for g in e.ping:
             if votes[g] == best:
                 return g, False
@@ -440,19 +451,20 @@ def _std_masks(length: int, key: str, end: str) -> tuple[str, int, int]:
 
 
 def _masks(row: list[_Entry]) -> tuple[int, int, int, int]:
-    """Bitmasks of a line: may be 平, may be 仄 (unknown chars may be both), common 平, common 仄."""
+    """Bitmasks of a line: may be 平, may be 仄 (unknown chars may be both), common 平, common 仄
+    (unknown chars count as common both ways)."""
     p = z = cp = cz = 0
     bit = 1
     for e in row:
         code = e.code
         if code & 21:
             p |= bit
+            if code & 17:
+                cp |= bit
         if code & 26:
             z |= bit
-        if code & 1:
-            cp |= bit
-        if code & 2:
-            cz |= bit
+            if code & 18:
+                cz |= bit
         bit <<= 1
     return p, z, cp, cz
 
@@ -461,7 +473,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     n = len(lines)
     L = length
     feet = [entries[i][-1] for i in range(1, n, 2)]
-    group, ze = _choose_group(feet)
+    group, ze = _choose_group(feet, entries[0][-1])
     a.group = group
     if ze:
         a.form = form_name(length, n, ancient=True)
@@ -478,6 +490,8 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     masks = [_masks(row) for row in entries]
     P = [m[0] for m in masks]
     Z = [m[1] for m in masks]
+    CP = [m[2] for m in masks]
+    CZ = [m[3] for m in masks]
 
     t3, t4 = L - 3, L - 2  # 0-based: the 3rd and 4th char of the 五言 core (七言 5th and 6th)
     b3, b4 = 1 << t3, 1 << t4
@@ -493,26 +507,32 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     for i in range(n):
         end = PING if (i % 2 or (i == 0 and first_rhymes)) else ZE
         ends.append(end)
-        p, z = P[i], Z[i]
+        p, z, cp, cz = P[i], Z[i], CP[i], CZ[i]
         pair = []
+        cost = []
         for key in (PING, ZE):
             std, sp, sz = _std_masks(L, key, end)
-            raw = ((sp & ~p) | (sz & ~z)) & strict
-            mm = raw
-            if raw & b4:
-                if sp & b4 and end == ZE:  # 仄仄平平仄: 大拗
+            raw = ((sp & ~p) | (sz & ~z)) & strict  # wrong by every reading
+            common = ((sp & ~cp) | (sz & ~cz)) & strict  # wrong by the common readings
+            forgiven = 0
+            if common & b4 and end == ZE:
+                if sp & b4:  # 仄仄平平仄 with the 4th/6th char 仄: 大拗
                     if i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
-                        mm &= ~b4
-                elif sz & b4 and end == ZE and not p & b3:  # 平平平仄仄 → 平平仄平仄: 特拗
-                    mm &= ~b4
-            pair.append((mm, raw & ~mm))
+                        forgiven = b4
+                elif z & b3:  # 平平平仄仄 → 平平仄平仄: 特拗
+                    forgiven = b4
+            mm = raw & ~forgiven
+            pair.append((mm, forgiven))
+            # a fit only by a rare reading costs a little: the pattern is less likely
+            rare = common & ~raw & ~forgiven
+            cost.append(mm.bit_count() + (0.4 * rare.bit_count() if rare else 0))
         mism.append(pair)
-        costs.append((pair[0][0].bit_count(), pair[1][0].bit_count()))
+        costs.append(cost)
 
     # The keys (2nd-char tones) by dynamic programming: mismatches plus a penalty where 黏 or 對
-    # breaks; at 1.5 × the strict positions one inverted line stays a fault of that line, while a
-    # whole inverted half (折腰) switches key once.
-    penalty = 1.5 * ((L - 1) // 2)
+    # breaks; at 1.2 × the strict positions one inverted line stays a fault of that line (two
+    # breaks cost more), while a whole inverted half (折腰) switches key once.
+    penalty = 1.2 * ((L - 1) // 2)
     c0 = costs[0]
     # ties go to what line 1's 2nd char says
     best0 = c0[0] + (0 if P[0] & 2 else 0.01)
@@ -545,6 +565,13 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
         state = prev
 
     keys = [PING if s == 0 else ZE for s in states]
+    # Feet split evenly between groups (紅豆生南國 with one foot changed): no telling which is
+    # wrong, so each foot of the chosen group is flagged too.
+    feet_lines = [i for i in range(n) if ends[i] == PING]
+    in_group = [i for i in feet_lines if group is not None and group in entries[i][-1].ping]
+    split = len(feet_lines) >= 2 and 0 < len(in_group) * 2 <= len(feet_lines)
+    if split:
+        strays = "、".join(f"『{lines[i][-1]}』" for i in feet_lines if i not in in_group)
     a.form = form_name(length, n)
     a.pattern = pattern_name(keys[0], first_rhymes)
     neighbours = table.book.neighbours(group) if group else frozenset()
@@ -558,7 +585,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
         key, end = keys[i], ends[i]
         std, sp, sz = _std_masks(L, key, end)
         mm, forgiven = mism[i][states[i]]
-        p, z = P[i], Z[i]
+        p, z, cp, cz = P[i], Z[i], CP[i], CZ[i]
         line = lines[i]
         ln = i + 1
         st = a.statuses[i]
@@ -590,9 +617,11 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
                 notes.append(f"第{_cn(ln)}句大拗（第{_cn(t4 + 1)}字『{line[t4]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
             else:
                 notes.append(f"第{_cn(ln)}句特拗（{line}：{'平平仄平仄' if L == 5 else '仄仄平平仄平仄'}），可用。")
+        inverted = False
         if mm:
             broken.add(i)
             if chain_ok and mm == strict:
+                inverted = True
                 # the whole line has the other key: a 黏/對 fault of this line
                 kind = "opposition" if i % 2 or i == 0 else "adhesion"
                 word = "失對" if kind == "opposition" else "失黏"
@@ -616,6 +645,11 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
             req[last] = PING
             if group is not None and group in foot.ping:
                 st[last] = "rhyme" if (group in foot.common_ping) else "confirm"
+                if split:
+                    st[last] = "rhyme_wrong"
+                    violations.append(
+                        (ln, L, "rhyme", "error", f"韻腳不統一：{_where(ln, L)}『{line[-1]}』屬{group}，與{strays}不同韻，須改其一。", (i, last, "rhyme"))
+                    )
             elif foot.code & _UNK:
                 st[last] = "unknown"
             elif i == 0 and foot.ping & neighbours:
@@ -641,20 +675,20 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
             elif group and group in foot.ping:
                 violations.append((ln, L, "rhyme", "note", f"撞韻：{_where(ln, L)}『{line[-1]}』可讀入{group}，與韻腳同韻。", None))
         # the free positions and the rules that bind them
-        tail = std[t3:]
+        tail = "" if inverted else std[t3:]
         if tail == "仄平平":
-            if not z & (b3 | b4 | lastbit):
-                # 三平尾
+            if not cz & (b3 | b4 | lastbit):
+                # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
                 st[t3] = "wrong"
                 req[t3] = ZE
                 broken.add(i)
                 violations.append(
                     (ln, t3 + 1, "triple_ping_tail", "error", f"三平尾：第{_cn(ln)}句末三字『{line[t3:]}』皆平，第{_cn(t3 + 1)}字宜仄。", (i, t3, ZE))
                 )
-        elif tail == "仄仄平":
+        elif tail == "仄仄平" and not mm:
             # 孤平: a 平平仄仄平 line left with one 平 besides its rhyme
             lone = L - 5  # 五言 1st char, 七言 3rd
-            body = p & ~lastbit
+            body = cp & ~lastbit
             if body.bit_count() <= 1:
                 st[lone] = "wrong"
                 req[lone] = PING
@@ -662,17 +696,17 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
                 violations.append(
                     (ln, lone + 1, "lone_ping", "error", f"犯孤平：第{_cn(ln)}句除韻腳外只有一個平聲字，第{_cn(lone + 1)}字『{line[lone]}』宜平（或第{_cn(t3 + 1)}字用平聲相救）。", (i, lone, PING))
                 )
-            elif not p >> lone & 1 and p & b3 and (body & ~b3).bit_count() <= 1:
+            elif not cp >> lone & 1 and cp & b3 and (body & ~b3).bit_count() <= 1:
                 # 孤平拗救: the 3rd (七言 5th) char 平 saves the line
                 st[lone] = "rescued"
                 notes.append(f"第{_cn(ln)}句孤平拗救：第{_cn(lone + 1)}字『{line[lone]}』仄，第{_cn(t3 + 1)}字『{line[t3]}』平聲自救。")
         elif tail == "平平仄":
             # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
-            if not p & b3 and not forgiven and i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
+            if not cp & b3 and not forgiven and i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
                 st[t3] = "rescued"
                 notes.append(f"第{_cn(ln)}句小拗（第{_cn(t3 + 1)}字『{line[t3]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
         elif tail == "平仄仄":
-            if not p & (b3 | b4 | lastbit):
+            if not cp & (b3 | b4 | lastbit):
                 violations.append(
                     (ln, t3 + 1, "other", "note", f"三仄尾：第{_cn(ln)}句末三字『{line[t3:]}』皆仄，可用，聲調稍促。", None)
                 )

@@ -1,0 +1,185 @@
+"""The checker on real verse: tables of poems with the verdicts the tradition gives (tests/data/poems.json)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from poetry.checker import MARKS, STATUSES, CheckResult, check_lines_brief, check_poem, format_report
+from poetry.errors import MalformedPoemError
+from poetry.text import to_simplified
+
+POEMS = json.loads((Path(__file__).parent / "data" / "poems.json").read_text(encoding="utf-8"))
+IDS = [f"{p['author']}《{p['title']}》" for p in POEMS]
+
+DENG_GAO = POEMS[0]["text"]
+
+
+def errors_of(result: CheckResult) -> set[tuple[int, int, str]]:
+    return {(v.line, v.pos, v.kind) for v in result.violations if v.severity == "error"}
+
+
+def notes_of(result: CheckResult) -> set[tuple[int, int, str]]:
+    return {(v.line, v.pos, v.kind) for v in result.violations if v.severity == "note"}
+
+
+def status_at(result: CheckResult, line: int, pos: int) -> str:
+    return result.lines[line - 1].chars[pos - 1].status
+
+
+@pytest.mark.parametrize("poem", POEMS, ids=IDS)
+def test_real_poems_get_the_traditional_verdict(poem):
+    result = check_poem(poem["text"])
+    assert result.form == poem["form"]
+    if "regulated" in poem:
+        assert result.regulated is poem["regulated"], [v.message for v in result.violations]
+    if "pattern" in poem:
+        assert result.pattern == poem["pattern"]
+    if "rhyme_group" in poem:
+        assert result.rhyme_group == poem["rhyme_group"]
+    for line, pos, kind in poem.get("errors", []):
+        assert (line, pos, kind) in errors_of(result), [v.message for v in result.violations]
+    for line, pos, kind in poem.get("notes", []):
+        assert (line, pos, kind) in notes_of(result), [v.message for v in result.violations]
+    for line, pos, kind in poem.get("absent", []):
+        assert (line, pos, kind) not in errors_of(result)
+    for line, pos, status in poem.get("status", []):
+        assert status_at(result, line, pos) == status
+    for text in poem.get("note_contains", []):
+        assert any(text in note for note in result.notes), result.notes
+    for line in poem.get("clean_lines", []):
+        assert not [e for e in errors_of(result) if e[0] == line]
+
+
+def test_regulated_poems_have_no_errors_and_a_summary_that_says_so():
+    for poem in POEMS:
+        result = check_poem(poem["text"])
+        if result.regulated:
+            assert not errors_of(result)
+            assert "合律" in result.summary
+
+
+@pytest.mark.parametrize("poem", POEMS, ids=IDS)
+def test_simplified_and_traditional_input_give_the_same_verdict(poem):
+    traditional = check_poem(poem["text"])
+    simplified = check_poem(to_simplified(poem["text"]))
+    assert simplified.form == traditional.form
+    assert simplified.regulated == traditional.regulated
+    assert errors_of(simplified) == errors_of(traditional)
+    assert [line.text for line in simplified.lines] == [c for c in to_simplified(poem["text"]).replace("。", "，").split("，") if c]
+
+
+@pytest.mark.parametrize("poem", POEMS, ids=IDS)
+def test_the_batch_verdict_is_the_report_verdict(poem):
+    full = check_poem(poem["text"])
+    brief = check_lines_brief(poem["text"])
+    assert brief["form"] == full.form and brief["regulated"] == full.regulated
+    assert [(v["line"], v["pos"], v["kind"], v["severity"]) for v in brief["violations"]] == [
+        (v.line, v.pos, v.kind, v.severity) for v in full.violations
+    ]
+
+
+def test_a_planted_tone_error_is_caught_at_its_position_with_fixes_of_the_right_tone():
+    # 登高 line 5 「萬里悲秋常作客」: the 4th char must be 平; 秋 → 月 plants a 仄
+    planted = DENG_GAO.replace("萬里悲秋常作客", "萬里悲月常作客")
+    result = check_poem(planted)
+    assert not result.regulated
+    assert errors_of(result) == {(5, 4, "tone")}
+    violation = next(v for v in result.violations if v.severity == "error")
+    assert "第五句第四字『月』應平而仄" in violation.message
+    assert violation.suggestions and len(violation.suggestions) <= 8
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book()
+    assert all(book.tone_of(c).value in ("平", "可平可仄") for c in violation.suggestions)
+    cell = result.lines[4].chars[3]
+    assert (cell.char, cell.required, cell.status, cell.mark) == ("月", "平", "wrong", MARKS["wrong"])
+
+
+def test_a_hand_is_suggested_first_and_marked():
+    planted = DENG_GAO.replace("萬里悲秋常作客", "萬里悲月常作客")
+    hand = "秋山月雪"
+    result = check_poem(planted, hand=hand)
+    violation = next(v for v in result.violations if v.severity == "error")
+    assert violation.suggestions[:2] == ("山", "秋") or violation.suggestions[0] in "山秋"
+    assert "月" not in violation.suggestions and "雪" not in violation.suggestions
+    flags = {c.char: c.in_hand for line in result.lines for c in line.chars}
+    assert flags["月"] is True and flags["風"] is False
+    assert all(c.in_hand is None for line in check_poem(planted).lines for c in line.chars)
+
+
+def test_a_changed_rhyme_foot_is_caught_with_chars_of_the_rhyme_group():
+    # 登高 rhymes in 上平十灰; 回 → 歸 (上平五微) is 出韻
+    planted = DENG_GAO.replace("鳥飛回", "鳥飛歸")
+    result = check_poem(planted)
+    assert errors_of(result) == {(2, 7, "rhyme")}
+    assert status_at(result, 2, 7) == "rhyme_wrong"
+    violation = next(v for v in result.violations if v.severity == "error")
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book()
+    assert violation.suggestions
+    assert all("上平十灰" in book.rhyme_groups_of(c) for c in violation.suggestions)
+    assert not set(violation.suggestions) & set(planted)
+    assert "回" in violation.suggestions
+
+
+def test_repeated_chars_are_noted_but_reduplications_are_not():
+    result = check_poem(POEMS[6]["text"])  # 黃鶴樓: 黃鶴 three times, 歷歷 萋萋 悠悠
+    repeated = {(v.line, v.pos) for v in result.violations if v.kind == "repeated_char"}
+    assert (2, 5) in repeated and (3, 1) in repeated
+    assert (5, 3) not in repeated and (6, 3) not in repeated and (4, 6) not in repeated
+
+
+def test_unknown_characters_are_marked_not_raised():
+    result = check_poem("白日依山盡，黃河入海□。欲窮千里目，更上一層樓。")
+    assert (2, 5, "unknown_char") in notes_of(result)
+    assert status_at(result, 2, 5) == "unknown"
+    assert result.lines[1].chars[4].mark == MARKS["unknown"]
+
+
+def test_the_report_is_plain_json():
+    result = check_poem(DENG_GAO, hand="風天")
+    data = json.loads(json.dumps(dataclasses.asdict(result), ensure_ascii=False))
+    assert data["form"] == "七言律詩" and data["line_count"] == 8 and data["chars_per_line"] == 7
+    cell = data["lines"][0]["chars"][0]
+    assert set(cell) == {"char", "lookup", "tone", "required", "status", "groups", "in_hand", "mark"}
+    assert cell["tone"] in ("平", "仄", "可平可仄", "?")
+    assert all(c["status"] in STATUSES for line in data["lines"] for c in line["chars"])
+    assert [line["rhyme_foot"] for line in data["lines"]] == [True, True, False, True, False, True, False, True]
+
+
+def test_marks_follow_the_legend():
+    result = check_poem(DENG_GAO)
+    for line in result.lines:
+        for c in line.chars:
+            if c.status == "ok":
+                assert c.mark == ("〇" if c.required == "平" else "●")
+            else:
+                assert c.mark == MARKS[c.status]
+    # 二四六 and the feet are judged; 一三五 are free
+    first = result.lines[0].chars
+    assert [c.required for c in first] == [None, "仄", None, "平", None, "仄", "平"]
+
+
+def test_the_text_report_has_marks_under_each_line():
+    text = format_report(check_poem(DENG_GAO))
+    lines = text.splitlines()
+    assert lines[0].startswith("七言律詩")
+    assert lines[1] == "風急天高猿嘯哀" and len(lines[2]) == 7
+    assert "圖例" in text
+
+
+@pytest.mark.parametrize("text", ["", "   ", "hello world", "床前明月光"])
+def test_text_that_cannot_be_read_raises_a_chinese_message(text):
+    with pytest.raises(MalformedPoemError) as info:
+        check_poem(text)
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in info.value.message)
+
+
+def test_a_title_line_is_kept_apart_from_the_verse():
+    result = check_poem("《登高》\n" + DENG_GAO)
+    assert result.title == "登高" and result.line_count == 8 and result.regulated
