@@ -15,8 +15,9 @@
  *   </script>
  *
  * The textarea is the source of truth: the editor never rewrites it except when the poet clicks a
- * suggested character (or a page calls editor.replaceAt / loads an example), and every such change
- * fires `input`, `onChange` and the localStorage copy.
+ * suggested character (or a page calls editor.replaceAt / setText), and every such change fires
+ * `onChange` and the localStorage copy. A readOnly or disabled textarea (a submitted poem) is never
+ * changed: its suggestions are shown disabled.
  *
  * Options (all optional):
  *   output         Element or selector where the report is drawn. Default: a new <div> after the textarea.
@@ -46,7 +47,9 @@
  *   setOptions(partial)  change hand, rule, rhymeBook … and re-check
  *   setText(text, {silent})  replace the whole draft; an edit (onChange fires) unless silent, e.g. when
  *                        the round page loads the saved draft from the server
- *   replaceAt(line, pos, char)  replace the character the report shows at line/pos (1-based)
+ *   replaceAt(line, pos, char)  replace the character the report shows at line/pos (1-based); false
+ *                        when it cannot (locked textarea, or the text changed since the report). After a
+ *                        replacement the textarea also receives a bubbling `pe-replaced` event.
  *   notify(text, kind, action)  show a message above the report; kind "hint" | "warn" | "done";
  *                        action {label, run} adds a button (e.g. undo). "done" messages stay until the next edit.
  *   report()             the last report (or null)
@@ -497,12 +500,18 @@
         suggestions.slice(0, 8).forEach(function (s) {
           var button = el("button", "tile tile-sm pe-suggestion", s);
           button.type = "button";
+          // The fix's tone: what the position requires; at a free position (孤平, 三平尾) the opposite
+          // of the faulty character's; a rhyme foot is 平.
           var tone = target && (target.required === "平" || target.required === "仄") ? target.required : null;
-          if (!tone && (v.kind === "rhyme")) tone = "平";
+          if (!tone && target && v.kind !== "rhyme" && (target.tone === "平" || target.tone === "仄")) {
+            tone = target.tone === "平" ? "仄" : "平";
+          }
+          if (!tone && v.kind === "rhyme") tone = "平";
           if (tone) button.dataset.tone = tone;
           button.dataset.line = v.line;
           button.dataset.pos = v.pos;
           button.setAttribute("aria-label", fill(S.suggestLabel, { line: v.line, pos: v.pos, old: target ? target.char : "", new: s }));
+          if (textarea.readOnly || textarea.disabled) button.disabled = true;
           button.addEventListener("click", function () { replaceAt(v.line, v.pos, s); });
           wrap.appendChild(button);
         });
@@ -531,6 +540,7 @@
     }
 
     function replaceAt(lineNo, pos, char) {
+      if (textarea.readOnly || textarea.disabled) return false;  // a submitted poem is locked
       var s = span(lineNo, pos);
       if (!s) {
         setMessage(S.stale, "hint");

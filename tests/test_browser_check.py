@@ -151,6 +151,15 @@ def test_editor_component_applies_the_hand_rules(live_server, new_page):
     assert report.locator(".pe-tile.pe-hand-flag").get_attribute("data-pos") == "7"
     assert report.locator(".pe-tile.pe-hand-flag").get_attribute("data-line") == "4"
 
+    # A submitted (read-only) draft is never changed by the editor.
+    before = page.input_value("#round-draft")
+    page.evaluate("document.getElementById('round-draft').readOnly = true")
+    assert page.evaluate("window.roundEditor.replaceAt(4, 7, '回')") is False
+    assert page.input_value("#round-draft") == before
+    page.evaluate("document.getElementById('round-draft').readOnly = false")
+    assert page.evaluate("window.roundEditor.replaceAt(4, 7, '回')") is True
+    assert page.input_value("#round-draft").endswith("飛回。")
+
 
 def test_phone_width_has_no_sideways_scroll(live_server, new_page):
     phone = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
