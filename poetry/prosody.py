@@ -107,6 +107,9 @@ def _mandarin_tone(char: str) -> tuple[Tone, str] | None:
 class RhymeBook:
     """Common behaviour of the books: memoised lookup over a char → readings table.
 
+    A char missing from the table is looked up through data/variants.tsv (variant and simplified
+    spellings), then guessed from Mandarin (``CharInfo.guessed``).
+
     Subclasses fill ``_table`` (canonical char → readings, common first), ``_variants`` (char → forms to
     look up instead), ``_groups`` (group → chars, most used first) and ``_neighbours``.
     """
@@ -168,6 +171,24 @@ class RhymeBook:
     def groups(self) -> tuple[str, ...]:
         """All group names in book order."""
         return tuple(self._groups)
+
+    def _load_variants(self, data_dir, with_groups: bool) -> None:
+        """Variant and simplified spellings from data/variants.tsv; ``with_groups``: honour a row's
+        restriction to some 平水韻 groups (併 → 幷, 梗/敬 only)."""
+        variants_file = data_path("variants.tsv", data_dir)
+        if not variants_file.exists():
+            return
+        with open(variants_file, encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("#") or not line.strip():
+                    continue
+                # char, kind (book | s2t), forms[, the only groups of the form the char takes]
+                char, kind, forms, *only = line.rstrip("\n").split("\t")
+                if char in self._variants:
+                    continue
+                self._variants[char] = tuple(forms.split())
+                if only and with_groups:
+                    self._variant_groups[char] = frozenset(only[0].split())
 
     # --- resolution ----------------------------------------------------------------------------
     def _resolve(self, char: str) -> CharInfo:
@@ -265,23 +286,116 @@ class PingshuiBook(RhymeBook):
                 for r in readings:
                     # a char whose reading in the group is rare is listed after all common ones
                     (groups if r.common else rare_members).setdefault(r.group, []).append(shown)
-        variants_file = data_path("variants.tsv", data_dir)
-        if variants_file.exists():
-            with open(variants_file, encoding="utf-8") as fh:
-                for line in fh:
-                    if line.startswith("#") or not line.strip():
-                        continue
-                    # char, kind (book | s2t), forms[, the only groups of the form the char takes]
-                    char, kind, forms, *only = line.rstrip("\n").split("\t")
-                    if char in self._variants:
-                        continue
-                    self._variants[char] = tuple(forms.split())
-                    if only:
-                        self._variant_groups[char] = frozenset(only[0].split())
+        self._load_variants(data_dir, with_groups=True)
         names = sorted(set(groups) | set(rare_members), key=_group_order)
         self._groups = {g: tuple(groups.get(g, ())) + tuple(rare_members.get(g, ())) for g in names}
         self._neighbours = _neighbour_map(PINGSHUI_NEIGHBOURS)
         self._table = MappingProxyType(self._table)  # type: ignore[assignment]
+
+
+#: The 14 groups of 中華新韻 (中華詩詞學會, 2005) by Mandarin final (ü written v).
+XINYUN_FINALS = {
+    "一麻": "a ia ua", "二波": "o uo e", "三皆": "ie ve", "四開": "ai uai", "五微": "ei uei",
+    "六豪": "ao iao", "七尤": "ou iou", "八寒": "an ian uan van", "九文": "en in uen vn",
+    "十唐": "ang iang uang", "十一庚": "eng ing ong iong ueng", "十二齊": "i v er", "十四姑": "u",
+}
+XINYUN_GROUP = {final: group for group, finals in XINYUN_FINALS.items() for final in finals.split()}
+XINYUN_TONES = {"1": "陰平", "2": "陽平", "3": "上", "4": "去", "5": "輕聲"}
+_INITIALS = ("zh", "ch", "sh", "b", "p", "m", "f", "d", "t", "n", "l", "g", "k", "h", "j", "q", "x", "r",
+             "z", "c", "s")
+
+
+def mandarin_final(syllable: str) -> str:
+    """Final of a toneless pinyin syllable, ü as v and y/w spelled out: xue → ve, you → iou, gui → uei."""
+    if syllable.startswith("y"):
+        rest = syllable[1:]
+        if rest.startswith("u"):
+            return "v" + rest[1:]
+        return rest if rest.startswith("i") else "i" + rest
+    if syllable.startswith("w"):
+        rest = syllable[1:]
+        return rest if rest.startswith("u") else "u" + rest
+    initial = next((i for i in _INITIALS if syllable.startswith(i)), "")
+    final = syllable[len(initial):]
+    if initial in ("j", "q", "x") and final.startswith("u"):
+        final = "v" + final[1:]
+    return {"iu": "iou", "ui": "uei", "un": "uen"}.get(final, final)
+
+
+def xinyun_group(syllable: str) -> str | None:
+    """中華新韻 group of a toneless syllable: zhi/chi/shi/ri/zi/ci/si → 十三支, er → 十二齊, else by final."""
+    if syllable in ("zhi", "chi", "shi", "ri", "zi", "ci", "si"):
+        return "十三支"
+    return XINYUN_GROUP.get(mandarin_final(syllable))
+
+
+def mandarin_readings(char: str) -> tuple[Reading, ...]:
+    """中華新韻 readings of a char from pypinyin, the usual one first and the others rare (as is the
+    neutral tone, which the 新韻 does not class): 看 → 八寒 去, 八寒 陰平 (rare)."""
+    from pypinyin import Style, pinyin  # lazily: only the 新韻 and the guesses need it
+
+    out: list[Reading] = []
+    syllables = pinyin(char, style=Style.TONE3, heteronym=True, neutral_tone_with_five=True, errors=lambda x: [[]])
+    for i, syllable in enumerate(syllables[0] if syllables else ()):
+        tone = syllable[-1:]
+        group = xinyun_group(syllable[:-1].replace("ü", "v"))
+        if group is None or tone not in XINYUN_TONES:
+            continue
+        sisheng = XINYUN_TONES[tone]
+        reading = Reading(group, Tone.PING if tone in "12" else Tone.ZE, sisheng, i == 0 and tone != "5")
+        if not any(r.group == group and r.sisheng == sisheng for r in out):
+            out.append(reading)
+    return tuple(out)
+
+
+#: 中華新韻 groups in book order; 十二齊 and 十三支 share the vowel i and may be 通押.
+XINYUN_GROUPS = ("一麻", "二波", "三皆", "四開", "五微", "六豪", "七尤", "八寒", "九文", "十唐", "十一庚",
+                 "十二齊", "十三支", "十四姑")
+XINYUN_NEIGHBOURS: tuple[tuple[str, ...], ...] = (("十二齊", "十三支"),)
+
+
+class XinyunBook(RhymeBook):
+    """中華新韻: modern Mandarin, 陰平/陽平 → 平, 上/去 → 仄, 14 groups by final (data/xinyun.tsv).
+
+    >>> get_rhyme_book("xinyun").lookup("白").readings[0].group
+    '四開'
+    """
+
+    name = "xinyun"
+
+    def __init__(self, data_dir: str | os.PathLike | None = None) -> None:
+        super().__init__()
+        readings_cache: dict[str, Reading] = {}
+        groups: dict[str, list[str]] = {g: [] for g in XINYUN_GROUPS}
+        rare_members: dict[str, list[str]] = {}
+        with open(data_path("xinyun.tsv", data_dir), encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("#") or not line.strip():
+                    continue
+                # char, readings "八寒:去 八寒:陰平*"[, "-": looked up but not listed]
+                char, field, *hidden = line.rstrip("\n").split("\t")
+                readings = []
+                for item in field.split():
+                    reading = readings_cache.get(item)
+                    if reading is None:
+                        group, sisheng = item.rstrip("*").split(":")
+                        tone = Tone.PING if sisheng in ("陰平", "陽平") else Tone.ZE
+                        reading = readings_cache[item] = Reading(group, tone, sisheng, not item.endswith("*"))
+                    readings.append(reading)
+                self._table[char] = tuple(readings)
+                if not hidden:
+                    for r in readings:
+                        (groups if r.common else rare_members).setdefault(r.group, []).append(char)
+        self._groups = {g: tuple(groups.get(g, ())) + tuple(rare_members.get(g, ())) for g in XINYUN_GROUPS}
+        self._load_variants(data_dir, with_groups=False)
+        self._neighbours = _neighbour_map(XINYUN_NEIGHBOURS)
+
+    def _guess(self, char: str) -> CharInfo:
+        """The 新韻 is Mandarin itself: a char missing from the table is read with pypinyin, not guessed."""
+        readings = mandarin_readings(char) if len(char) == 1 and _is_han(char) else ()
+        if not readings:
+            return super()._guess(char)
+        return self._make(char, char, tuple(sorted(readings, key=lambda r: not r.common)))
 
 
 _SISHENG_ORDER = {"上平": 0, "下平": 1, "上聲": 2, "去聲": 3, "入聲": 4}
@@ -310,6 +424,8 @@ def _group_order(group: str) -> tuple[int, int]:
 def _cached_book(name: str, data_dir: str | None) -> RhymeBook:
     if name == "pingshui":
         return PingshuiBook(data_dir)
+    if name == "xinyun":
+        return XinyunBook(data_dir)
     raise UnsupportedFormError(name)
 
 

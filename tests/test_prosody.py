@@ -177,3 +177,52 @@ def test_rare_rhyme_group_of_a_one_tone_char(book):
 def test_simplified_one_to_many_merges_readings(book):
     info = book.lookup("发")  # 發 and 髮, both 入聲六月
     assert info.canonical in ("發", "髮") and info.tone is Tone.ZE
+
+
+# --- 中華新韻 ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def xinyun() -> RhymeBook:
+    return get_rhyme_book("xinyun")
+
+
+@pytest.mark.parametrize(
+    "char, group, tone",
+    [
+        ("花", "一麻", Tone.PING),
+        ("國", "二波", Tone.PING),  # 入聲 in the 平水韻, 陽平 in Mandarin
+        ("白", "四開", Tone.PING),
+        ("雪", "三皆", Tone.ZE),
+        ("東", "十一庚", Tone.PING),  # -ong rhymes with -eng in the 新韻
+        ("知", "十三支", Tone.PING),
+        ("雨", "十二齊", Tone.ZE),
+        ("兒", "十二齊", Tone.PING),
+        ("湖", "十四姑", Tone.PING),
+        ("归", "五微", Tone.PING),  # simplified input works directly
+    ],
+)
+def test_xinyun_groups_and_tones(xinyun, char, group, tone):
+    info = xinyun.lookup(char)
+    assert info.readings[0].group == group
+    assert info.tone is tone
+    assert not info.guessed
+
+
+def test_xinyun_has_fourteen_groups_and_sisheng(xinyun):
+    assert xinyun.name == "xinyun"
+    assert len(xinyun.groups) == 14
+    assert xinyun.lookup("天").readings[0].sisheng == "陰平"
+    assert xinyun.lookup("月").readings[0].sisheng == "去"
+    assert "十三支" in xinyun.neighbours("十二齊")
+
+
+def test_xinyun_lists_traditional_spellings_most_used_first(xinyun):
+    chars = xinyun.chars_in_group("一麻")
+    assert chars.index("花") < 20
+    assert "华" not in chars  # simplified forms are looked up, not listed
+
+
+def test_same_char_differs_between_books(book, xinyun):
+    # 白 is 入聲 (仄) in the 平水韻, 陽平 in Mandarin
+    assert book.tone_of("白") is Tone.ZE and xinyun.tone_of("白") is Tone.PING
