@@ -11,6 +11,7 @@ from poetry.errors import (
     UnknownCharacterError,
     UnsupportedFormError,
 )
+from poetry.themes import ThemeSuggestion, char_vectors, suggest_themes, vector_of
 from poetry.tiles import (
     Deal,
     Tile,
@@ -26,6 +27,10 @@ from poetry.tiles import (
 )
 
 __all__ = [
+    "ThemeSuggestion",
+    "char_vectors",
+    "suggest_themes",
+    "vector_of",
     "CharReport",
     "CheckResult",
     "LineReport",

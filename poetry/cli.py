@@ -89,7 +89,26 @@ def _cmd_deal(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_themes(args: argparse.Namespace, out: TextIO) -> int:
-    raise NotImplementedError("themes")
+    """Group a hand's characters (plain text, any separators) into themes: text or JSON."""
+    import json
+
+    from poetry.themes import suggest_themes, themes_to_json
+
+    suggestions = suggest_themes(_read_input(args.file))
+    if args.format == "json":
+        json.dump(themes_to_json(suggestions), out, ensure_ascii=False, indent=1)
+        out.write("\n")
+        return 0
+    for s in suggestions:
+        bar = "█" * round(s.score * 10) + "░" * (10 - round(s.score * 10))
+        out.write(f"{s.name}　{bar} {s.score:.2f}\n")
+        out.write("  字：" + " ".join(f"{c.char}{'〇' if c.tone == '平' else '●' if c.tone == '仄' else '◐'}"
+                                     for c in s.chars) + "\n")
+        for r in s.rhymes[:3]:
+            out.write(f"  韻：{r.group}（{''.join(r.feet)}）\n")
+        if s.titles:
+            out.write("  題：" + "、".join(f"「{t}」" for t in s.titles) + "\n")
+    return 0
 
 
 def _cmd_grade(args: argparse.Namespace, out: TextIO) -> int:

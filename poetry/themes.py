@@ -17,6 +17,7 @@ under the same name merge, characters near no group go to 其他. jieba and scik
 from __future__ import annotations
 
 import logging
+import math
 import os
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -25,19 +26,19 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
-import numpy as np
-
 from poetry.data import data_path, load_json
 from poetry.errors import MalformedPoemError
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from poetry.prosody import RhymeBook
 
 VECTORS_FILE = "vectors.npy"
 VOCAB_FILE = "vectors_vocab.txt"
 THEMES_FILE = "themes.json"
 
-#: At most this many distinct characters in one request (a hand is 150; a whole stack is 600).
+#: At most this many Chinese characters in one request (a hand is 150; a whole stack is 600).
 MAX_CHARS = 600
 #: The name of the group of characters that fit no theme.
 OTHER = "其他"
@@ -51,6 +52,7 @@ _MEMBER_SIMILARITY = 0.08  # a character joins a named group when at least this 
 _GENERIC_TOP = 200  # the most frequent characters define the "generic" pseudo-theme (→ 其他)
 _REFINE_ROUNDS = 2  # k-means-like reassignment rounds after the clustering
 _LEXICON_WEIGHT = 0.5  # share of the lexicon theme in a named group's prototype
+_STRENGTH_SCALE = 2.0  # Σ weight² of a clear theme of ~8 characters, mapped to a score near 0.6
 _MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
 
 
@@ -71,6 +73,8 @@ class CharVectors:
 
 @cache
 def _load_vectors(directory: str | None) -> CharVectors:
+    import numpy as np  # lazily: `import poetry` stays cheap
+
     with open(data_path(VOCAB_FILE, directory), encoding="utf-8") as fh:
         vocab = tuple(line.rstrip("\n") for line in fh if line.strip())
     matrix = np.load(data_path(VECTORS_FILE, directory)).astype(np.float32)
@@ -137,6 +141,8 @@ def load_themes(data_dir: str | os.PathLike | None = None) -> tuple[Theme, ...]:
 
 @cache
 def _lexicon(directory: str | None) -> _Lexicon:
+    import numpy as np
+
     vectors = _load_vectors(directory)
     themes = load_themes(directory)
     rows = []
@@ -178,7 +184,7 @@ class ThemeSuggestion:
 
     name: str  #: a lexicon theme (山景), central characters (松・泉・雲) or 其他
     chars: tuple[ThemeChar, ...]  #: most central first
-    score: float  #: strength in [0, 1): 1 − exp(−Σ similarity / 6); 0 for 其他
+    score: float  #: strength in [0, 1): 1 − exp(−Σ weight² / _STRENGTH_SCALE); 0 for 其他
     rhymes: tuple[RhymeOption, ...]  #: groups with ≥ MIN_FEET 平 feet in the hand, best for the theme first
     titles: tuple[str, ...]  #: two or three title suggestions (none for 其他)
     description: str = ""  #: the lexicon's one line, when the name is a lexicon theme
@@ -208,27 +214,24 @@ def hand_chars(chars: str | Iterable[str]) -> tuple[str, ...]:
         text = "".join(chars)
     else:
         raise MalformedPoemError("請以文字或字的清單給出手牌。")
-    found = tuple(dict.fromkeys(c for c in text if _is_han(c)))
-    if not found:
+    han = [c for c in text if _is_han(c)]
+    if not han:
         raise MalformedPoemError("手牌裡沒有漢字。")
-    if len(found) > MAX_CHARS:
-        raise MalformedPoemError(f"手牌最多 {MAX_CHARS} 個不同的字，這裡有 {len(found)} 個。")
-    return found
+    if len(han) > MAX_CHARS:
+        raise MalformedPoemError(f"手牌最多 {MAX_CHARS} 字，這裡有 {len(han)} 字。")
+    return tuple(dict.fromkeys(han))
 
 
 def _traditional_forms(chars: Sequence[str], vectors: CharVectors) -> tuple[str, ...]:
-    """The traditional form to look up for each char: a hand written in simplified script is converted."""
-    from poetry.text import to_simplified, to_traditional
+    """The traditional form to look up for each char: a hand written in simplified script is converted
+    as a whole (OpenCC picks 雲 for 云 from context); a char still without a vector tries its own s2t form."""
+    from poetry.text import detect_script, to_traditional
 
     text = "".join(chars)
-    simplified_only = sum(1 for c in chars if to_traditional(c) != c)
-    traditional_only = sum(1 for c in chars if to_simplified(c) != c)
-    if simplified_only <= traditional_only:
-        converted = list(chars)
-    else:
+    converted = list(chars)
+    if detect_script(text) == "hans":
         whole = to_traditional(text)
         converted = list(whole) if len(whole) == len(text) else [to_traditional(c) for c in chars]
-    # a character without a vector may still have one under its other script's form
     out = []
     for orig, trad in zip(chars, converted):
         if trad not in vectors.index:
@@ -243,6 +246,8 @@ def _traditional_forms(chars: Sequence[str], vectors: CharVectors) -> tuple[str,
 
 def _cluster(matrix: np.ndarray) -> np.ndarray:
     """Agglomerative clustering with a distance threshold: the data decide how many groups."""
+    import numpy as np
+
     if len(matrix) < 2:
         return np.zeros(len(matrix), dtype=int)
     from sklearn.cluster import AgglomerativeClustering
@@ -253,7 +258,7 @@ def _cluster(matrix: np.ndarray) -> np.ndarray:
     return model.fit_predict(matrix)
 
 
-def _central_name(members: Sequence[int], sims: np.ndarray, forms: Sequence[str]) -> str:
+def _central_name(members: Sequence[int], sims: Mapping[int, float], forms: Sequence[str]) -> str:
     """「松・泉・雲」: the three characters nearest the group's centre."""
     order = sorted(members, key=lambda i: (-sims[i], forms[i]))
     return "・".join(forms[i] for i in order[:3])
@@ -261,6 +266,8 @@ def _central_name(members: Sequence[int], sims: np.ndarray, forms: Sequence[str]
 
 def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> list[dict[str, Any]]:
     """Groups of hand positions: [{"theme": index or None, "members": [...], "sims": {...}}]."""
+    import numpy as np
+
     known = [i for i, c in enumerate(forms) if c in vectors.index]
     if not known:
         return []
@@ -286,14 +293,17 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
             leftovers.extend(rows)
             continue
         if theme_sims[best] >= _NAME_SIMILARITY:
-            key: Any = best
+            # a broad cluster (a whole landscape) may hold several themes: members whose own nearest
+            # theme is shared by at least _MIN_GROUP of them split off under that theme
+            own = affinity[rows, :-1].argmax(axis=1)
+            counts = np.bincount(own, minlength=len(lex.themes))
+            for r, t in zip(rows, own.tolist()):
+                key: Any = t if counts[t] >= _MIN_GROUP else best
+                groups.setdefault(key, {"theme": key, "rows": []})["rows"].append(r)
         elif len(rows) >= _MIN_GROUP:
-            key = ("central", label)
+            groups[("central", label)] = {"theme": None, "rows": list(rows)}
         else:
             leftovers.extend(rows)
-            continue
-        group = groups.setdefault(key, {"theme": key if isinstance(key, int) else None, "rows": []})
-        group["rows"].extend(rows)
 
     # Refine like k-means, over the groups found: each group's prototype blends its lexicon theme with
     # the centre of its members in this hand; every character then joins the nearest prototype if that
@@ -328,13 +338,24 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
             elif specific[r] and sims[r, best[r]] >= _MEMBER_SIMILARITY:
                 found[best[r]]["rows"].append(r)
 
+    # A character's weight in its group: how much nearer it is to the group's theme than to themes on
+    # average (for a group named by its central characters, to the group's own centre). The group's
+    # strength sums the squares, so a few characters that are clearly of the theme (巖 壑 澗) outweigh
+    # many that merely lean towards it.
     out = []
-    for k, group in enumerate(found):
+    for group in found:
         rows = sorted(group["rows"])
         if len(rows) < _MIN_GROUP:
             continue
+        if group["theme"] is not None:
+            weight = affinity[rows, group["theme"]]
+        else:
+            centre = matrix[rows].mean(axis=0)
+            weight = matrix[rows] @ (centre / (np.linalg.norm(centre) + 1e-12)) - baseline[rows]
+        weight = np.clip(weight, 0.0, None)
         out.append({"theme": group["theme"], "members": [known[r] for r in rows],
-                    "sims": {known[r]: float(sims[r, k] + baseline[r]) for r in rows}})
+                    "sims": {known[r]: float(w) for r, w in zip(rows, weight)},
+                    "strength": float((weight**2).sum())})
     return out
 
 
@@ -413,14 +434,14 @@ def suggest_themes(
     placed: set[int] = set()
     for group in _group_hand(forms, vectors, lex):
         members = sorted(group["members"], key=lambda i: (-group["sims"][i], i))
-        strength = sum(max(0.0, group["sims"][i]) for i in members)
+        strength = group["strength"]
         theme = lex.themes[group["theme"]] if group["theme"] is not None else None
         member_chars = [hand[i] for i in members]
         suggestions.append(
             ThemeSuggestion(
                 name=theme.name if theme else _central_name(members, group["sims"], hand),
                 chars=tuple(ThemeChar(hand[i], tone(i)) for i in members),
-                score=round(1.0 - float(np.exp(-strength / 6.0)), 3),
+                score=round(1.0 - math.exp(-strength / _STRENGTH_SCALE), 3),
                 rhymes=_rhymes(member_chars, hand, feet_by_group),
                 titles=_titles(theme, member_chars, hand),
                 description=theme.description if theme else "",

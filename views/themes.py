@@ -1,5 +1,66 @@
-"""Blueprint for the themes feature (filled in by its issue)."""
+"""Theme suggestions: POST /api/themes and the standalone page GET /themes, over poetry.themes.
 
-from flask import Blueprint
+The view validates the request and makes one call, suggest_themes(); the themes panel
+(templates/themes_panel.html + static/themes.js) renders the answer on this page and on the round page.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, render_template, request
+
+from poetry.errors import PoetryError
+from poetry.text import to_simplified
+from poetry.tiles import load_tile_set
+from poetry.themes import MAX_CHARS, suggest_themes, themes_to_json
 
 bp = Blueprint("themes", __name__)
+
+#: Longest raw "chars" string or list the API reads (separators included); the Chinese limit is MAX_CHARS.
+MAX_RAW = 8 * MAX_CHARS
+
+
+@bp.get("/themes")
+def themes_page():
+    """Paste a hand's characters and see the themes it can carry."""
+    sample = "".join(tile.char for tile in load_tile_set())  # the 試一手隨機牌 button deals 150 of these
+    return render_template("themes.html", max_chars=MAX_CHARS, sample=sample)
+
+
+@bp.post("/api/themes")
+def api_themes():
+    """Group a hand into themes: {"chars": "山峰…" | ["山", "峰", …]} → {"themes": [...]}.
+
+    :raise 400: not a JSON object, "chars" missing or not a string / list of strings, more than
+        MAX_CHARS Chinese characters, or no Chinese at all.
+    """
+    hans = request.cookies.get("script") == "hans"
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or "chars" not in body:
+        return _refusal("請以 JSON 物件送出手牌，例如 {\"chars\": \"山峰洞石\"}。", hans)
+    chars = body["chars"]
+    if isinstance(chars, list) and not all(isinstance(c, str) for c in chars):
+        return _refusal("「chars」須為文字，或由字組成的清單。", hans)
+    if not isinstance(chars, (str, list)):
+        return _refusal("「chars」須為文字，或由字組成的清單。", hans)
+    if sum(len(c) for c in chars) > MAX_RAW:
+        return _refusal(f"手牌太長了：最多 {MAX_CHARS} 字。", hans)
+    try:
+        suggestions = suggest_themes(chars)
+    except PoetryError as exc:
+        return _refusal(exc.message, hans)
+    except Exception:  # a fault of ours must not read as a dead server; the hand stays on the page
+        current_app.logger.exception("suggest_themes failed on %d characters", len(chars))
+        return _refusal("這手牌暫時無法歸類（程式出錯，已記錄）。", hans, status=422)
+    result = themes_to_json(suggestions)
+    if hans:  # names and titles in the reader's script; the characters stay as given (they match the tiles)
+        for theme in result["themes"]:
+            for key in ("name", "description"):
+                theme[key] = to_simplified(theme[key])
+            theme["titles"] = [to_simplified(t) for t in theme["titles"]]
+            for rhyme in theme["rhymes"]:
+                rhyme["group"] = to_simplified(rhyme["group"])
+    return jsonify(result)
+
+
+def _refusal(detail: str, hans: bool, status: int = 400):
+    return jsonify(error="Bad Request", detail=to_simplified(detail) if hans else detail), status
