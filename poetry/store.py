@@ -772,14 +772,12 @@ class Store:
 
     def save_draft(self, code: str, viewer: Seat | None, title: Any, text: Any) -> dict[str, Any]:
         """Save one's draft as one types; 409 once submitted (until the 詩伯 reopens it)."""
-        with self.engine.connect() as conn:
-            self._round(conn, code)
-        viewer = self._require_player(viewer)
-        title = clean_text(title, "poem_title", "詩題")
-        text = clean_text(text, "text", "詩稿", multiline=True)
         now = utcnow()
         with self.engine.begin() as conn:
             row = self._round(conn, code)
+            viewer = self._require_player(viewer)
+            title = clean_text(title, "poem_title", "詩題")
+            text = clean_text(text, "text", "詩稿", multiline=True)
             if row.phase == "lobby":
                 raise WrongPhase("還沒抽牌，先等詩伯抽牌。")
             if row.phase == "published":

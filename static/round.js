@@ -276,6 +276,7 @@
       var full = playerCount() >= 4;
       $("join-panel").hidden = !(state.phase === "lobby" && !state.me && !full);
       if (!state.me) notice(state.phase === "lobby" ? (full ? S.full : "") : S.watching);
+      else if (!isHost()) notice(state.phase === "lobby" ? S.waitHost : "");
       $("deal-panel").hidden = state.phase === "lobby";
       $("hand-panel").hidden = !(plays() && state.phase !== "lobby");
       $("editor-panel").hidden = !(plays() && state.phase === "dealt");
@@ -471,6 +472,7 @@
       var tiles = sortedHand();
       var group = null;
       var row = box;
+      box.classList.toggle("grouped", sortMode !== "draw");
       tiles.forEach(function (t) {
         var heading = sortMode === "rhyme" ? t.rhyme : sortMode === "strokes" ? fill(S.strokes, { n: t.strokes })
           : sortMode === "tone" ? (S.tones || {})[t.tone] : null;

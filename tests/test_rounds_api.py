@@ -1,5 +1,6 @@
 """A whole round through the JSON API: a 詩伯 and three players, every forbidden action, hostile input."""
 
+import os
 import re
 
 import pytest
@@ -7,6 +8,34 @@ import pytest
 from app import create_app
 from poetry import tiles
 from poetry.store import poem_lines
+
+
+#: Run these tests on another database (e.g. PostgreSQL) with POETRY_TEST_DATABASE_URL=postgresql+psycopg://…
+OTHER_DATABASE = os.environ.get("POETRY_TEST_DATABASE_URL")
+
+
+def database_url(tmp_path, name):
+    return OTHER_DATABASE or f"sqlite:///{tmp_path / name}"
+
+
+@pytest.fixture
+def make_app():
+    """create_app(config); the apps' database connections are closed after the test."""
+    apps = []
+
+    def make(config):
+        apps.append(create_app({"TESTING": True, "SECRET_KEY": "test", **config}))
+        return apps[-1]
+
+    yield make
+    for made in apps:
+        made.extensions["poetry_store"].engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path, make_app):
+    """As conftest's app, on POETRY_TEST_DATABASE_URL when it is set; joining limited only loosely."""
+    return make_app({"JOIN_LIMIT": 10_000, "DATABASE_URL": database_url(tmp_path, "test.sqlite3")})
 
 
 def bearer(token):
@@ -229,9 +258,9 @@ def test_user_strings_are_escaped_in_pages(client):
     assert "&lt;script&gt;alert(1)" in page or "\\u003cscript\\u003e" in page
 
 
-def test_drafts_survive_an_app_restart(tmp_path):
-    config = {"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": f"sqlite:///{tmp_path / 'restart.sqlite3'}"}
-    first = create_app(config).test_client()
+def test_drafts_survive_an_app_restart(tmp_path, make_app):
+    config = {"DATABASE_URL": database_url(tmp_path, "restart.sqlite3"), "JOIN_LIMIT": 10_000}
+    first = make_app(config).test_client()
     created = create(first)
     code, host = created["code"], created["host_token"]
     players = [first.application.test_client().post(f"/api/rounds/{code}/join", json={"name": n}).get_json()
@@ -242,15 +271,15 @@ def test_drafts_survive_an_app_restart(tmp_path):
     assert first.put(f"/api/rounds/{code}/draft", headers=bearer(token),
                      json={"title": "竹里館", "text": text}).status_code == 200
 
-    second = create_app(config).test_client()
+    first.application.extensions["poetry_store"].engine.dispose()  # the first server is gone
+    second = make_app(config).test_client()
     draft = second.get(f"/api/rounds/{code}/draft", headers=bearer(token)).get_json()
     assert (draft["title"], draft["text"]) == ("竹里館", text)
     assert second.get(f"/api/rounds/{code}").get_json()["phase"] == "dealt"
 
 
-def test_joining_is_rate_limited(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "JOIN_LIMIT": 2,
-                      "DATABASE_URL": f"sqlite:///{tmp_path / 'rate.sqlite3'}"})
+def test_joining_is_rate_limited(tmp_path, make_app):
+    app = make_app({"JOIN_LIMIT": 2, "DATABASE_URL": f"sqlite:///{tmp_path / 'rate.sqlite3'}"})
     code = create(app.test_client())["code"]
     client = app.test_client()
     assert client.post("/api/rounds/GUESS1/join", json={"name": "甲"}).status_code == 404
@@ -292,13 +321,13 @@ def test_a_judging_host_and_four_players(client):
     assert ok.status_code == 200
 
 
-def test_events_stream_public_changes(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "EVENT_STREAM_SECONDS": 0,
-                      "DATABASE_URL": f"sqlite:///{tmp_path / 'events.sqlite3'}"})
+def test_events_stream_public_changes(tmp_path, make_app):
+    app = make_app({"EVENT_STREAM_SECONDS": 0, "JOIN_LIMIT": 10_000,
+                    "DATABASE_URL": database_url(tmp_path, "events.sqlite3")})
     client = app.test_client()
     created = create(client)
     code = created["code"]
-    client.application.test_client().post(f"/api/rounds/{code}/join", json={"name": "甲"})
+    assert client.application.test_client().post(f"/api/rounds/{code}/join", json={"name": "甲"}).status_code == 201
     response = client.get(f"/api/rounds/{code}/events")
     assert response.mimetype == "text/event-stream"
     body = response.get_data(as_text=True)

@@ -1,8 +1,10 @@
 """The round store without Flask: schema and migrations, the round's rules, drafts that outlive the process."""
 
 import functools
+import os
 import random
 import threading
+import uuid
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -24,9 +26,19 @@ from poetry.store import (
 )
 
 
+#: Run these tests on another database (e.g. PostgreSQL) with POETRY_TEST_DATABASE_URL=postgresql+psycopg://…
+OTHER_DATABASE = os.environ.get("POETRY_TEST_DATABASE_URL")
+
+
+def database_url(tmp_path, name):
+    return OTHER_DATABASE or f"sqlite:///{tmp_path / name}"
+
+
 @pytest.fixture
 def store(tmp_path):
-    return Store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    store = Store(database_url(tmp_path, "store.sqlite3"))
+    yield store
+    store.engine.dispose()
 
 
 def seeded(seed):
@@ -39,7 +51,7 @@ def full_table(store, host_plays=True):
     host = store.authenticate(code, created["host_token"])
     players = {}
     for name in ("子由", "少游", "魯直", "無咎")[: 3 if host_plays else 4]:
-        joined = store.join(code, name, client=f"10.0.0.{len(players)}")
+        joined = store.join(code, name, client=f"10.0.0.{len(players)}-{uuid.uuid4()}")
         players[joined["seat"]] = store.authenticate(code, joined["token"])
     return code, host, players
 
@@ -96,7 +108,7 @@ def test_phases_are_enforced(store):
 
 
 def test_drafts_survive_a_new_store_on_the_same_file(tmp_path):
-    url = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    url = database_url(tmp_path, "restart.sqlite3")
     first = Store(url)
     code, host, players = full_table(first)
     first.deal(code, host, deal_fn=seeded(2))
@@ -104,9 +116,11 @@ def test_drafts_survive_a_new_store_on_the_same_file(tmp_path):
     first.engine.dispose()
 
     second = Store(url)
+    request_cleanup = second.engine.dispose
     draft = second.get_draft(code, players[3])
     assert draft["title"] == "江村" and draft["text"].startswith("清江一曲抱村流")
     assert draft["revision"] == 1 and not draft["submitted"]
+    request_cleanup()
 
 
 def test_grades_are_stored_and_listed(store):
@@ -124,14 +138,16 @@ def test_grades_are_stored_and_listed(store):
 
 
 def test_joining_is_rate_limited_per_client(tmp_path):
-    store = Store(f"sqlite:///{tmp_path / 'rate.sqlite3'}", join_limit=3)
+    store = Store(database_url(tmp_path, "rate.sqlite3"), join_limit=3)
     code = store.create_round(title="試", host_name="主")["code"]
+    guesser, guest = f"203.0.113.9-{uuid.uuid4()}", f"198.51.100.1-{uuid.uuid4()}"
     for attempt in range(3):
         with pytest.raises(RoundNotFound):
-            store.join("WRONG" + str(attempt), "猜碼", client="203.0.113.9")
+            store.join("WRONG" + str(attempt), "猜碼", client=guesser)
     with pytest.raises(TooManyAttempts):
-        store.join(code, "猜碼", client="203.0.113.9")
-    assert store.join(code, "正客", client="198.51.100.1")["seat"] == 2
+        store.join(code, "猜碼", client=guesser)
+    assert store.join(code, "正客", client=guest)["seat"] == 2
+    store.engine.dispose()
 
 
 def test_concurrent_joins_never_seat_more_than_four(store):
@@ -140,7 +156,7 @@ def test_concurrent_joins_never_seat_more_than_four(store):
 
     def join(i):
         try:
-            outcomes.append(store.join(code, f"客{i}", client=f"c{i}")["seat"])
+            outcomes.append(store.join(code, f"客{i}", client=f"c{i}-{uuid.uuid4()}")["seat"])
         except WrongPhase:
             outcomes.append(None)
 

@@ -54,8 +54,12 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("EVENT_POLL_SECONDS", 0.4)  # how often a stream looks for other workers' events
     app.config.setdefault("JOIN_LIMIT", 20)
     app.config.setdefault("JOIN_WINDOW_SECONDS", 600)
+    # True: `alembic upgrade head` at start. With several workers on PostgreSQL, migrate once before
+    # starting them (alembic -c migrations/alembic.ini upgrade head) and set FLASK_AUTO_MIGRATE=false.
+    app.config.setdefault("AUTO_MIGRATE", True)
     store = Store(
         app.config["DATABASE_URL"],
+        migrate=bool(app.config["AUTO_MIGRATE"]),
         join_limit=int(app.config["JOIN_LIMIT"]),
         join_window=timedelta(seconds=int(app.config["JOIN_WINDOW_SECONDS"])),
     )
