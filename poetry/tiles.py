@@ -204,18 +204,30 @@ def _parse_upload(data: str | bytes | Sequence[Any]) -> list[dict[str, Any]]:
             records.append({"char": item})
         elif isinstance(item, Tile):
             records.append({"char": item.char, "tone": item.tone, "rhyme": item.rhyme, "strokes": item.strokes})
-        elif isinstance(item, Mapping) and isinstance(item.get("char"), str):
-            records.append(dict(item))
+        elif isinstance(item, Mapping) and isinstance((rec := _normalise_keys(item)).get("char"), str):
+            records.append(rec)
         else:
             raise InvalidHandError(f"牌組第 {i} 項不是字，也不是含 \"char\" 的物件")
     return records
 
 
+#: Column names and tone spellings an upload may use (English, or the Chinese a club would write).
+_FIELDS = {"char": "char", "字": "char", "字頭": "char", "tone": "tone", "平仄": "tone", "rhyme": "rhyme",
+           "韻": "rhyme", "韻部": "rhyme", "韵部": "rhyme", "strokes": "strokes", "筆畫": "strokes", "笔画": "strokes"}
+_TONES = {"平": PING, "平聲": PING, "朱": PING, "ping": PING, "仄": ZE, "仄聲": ZE, "墨": ZE, "ze": ZE}
+
+
+def _normalise_keys(item: Mapping[str, Any]) -> dict[str, Any]:
+    return {_FIELDS.get(str(key).strip().lower(), str(key)): value for key, value in item.items()}
+
+
 def _parse_csv(text: str) -> list[dict[str, Any]]:
-    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    first = text.split("\n", 1)[0]
+    delimiter = "\t" if "\t" in first and "," not in first else ","
+    rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(cell.strip() for cell in row)]
     if not rows:
         raise InvalidHandError("牌組是空的：須有 600 個字")
-    names = [cell.strip().lower() for cell in rows[0]]
+    names = [_FIELDS.get(cell.strip().lower(), cell.strip().lower()) for cell in rows[0]]
     if "char" in names:
         header, rows = names, rows[1:]
     else:
@@ -291,7 +303,8 @@ def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
             continue
         entries.setdefault(info.canonical, []).append(char)
         book_tone = getattr(info.tone, "value", info.tone)
-        tone = str(rec.get("tone") or "").strip()
+        given_tone = str(rec.get("tone") or "").strip()
+        tone = _TONES.get(given_tone.lower(), given_tone)
         if tone and tone not in COLOURS:
             problems["tone"].append(char)
             continue

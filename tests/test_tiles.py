@@ -290,6 +290,17 @@ def test_custom_set_as_csv_with_header(tiles):
     assert collections.Counter(t.tone for t in custom) == {"平": 300, "仄": 300}
 
 
+def test_custom_set_as_tsv_with_chinese_header_and_colour_names(tiles):
+    lines = ["字\t平仄\t筆畫"] + [f"{t.char}\t{t.colour}\t{t.strokes}" for t in tiles]
+    custom = validate_tile_set("\r\n".join(lines))
+    assert custom == tiles
+
+
+def test_custom_set_as_json_objects_with_chinese_keys(tiles):
+    records = [{"字": t.char, "平仄": t.tone + "聲"} for t in tiles]
+    assert validate_tile_set(records) == tiles
+
+
 def test_custom_set_as_csv_one_character_a_line(tiles):
     custom = validate_tile_set("\n".join(_chars(tiles)))
     assert {t.char for t in custom} == set(_chars(tiles))
