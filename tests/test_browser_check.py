@@ -196,3 +196,41 @@ def test_no_check_while_an_input_method_is_composing(live_server, new_page):
     page.wait_for_function("() => document.getElementById('poem-text').value.endsWith('無邊')")
     page.wait_for_timeout(600)
     assert len(checks) == 1
+
+
+MESSY_DRAFTS = [
+    # a 《title》 and author line, notes in parentheses, full-width spaces, numbering
+    "《登高》杜甫\n風急天高猿嘯哀（一作：悲），渚清沙白鳥飛回。\n　無邊落木蕭蕭下，不盡長江滾滾來。\n"
+    "萬里悲秋常作客，百年多病獨登臺。\n艱難苦恨繁霜鬢，潦倒新停濁酒杯。",
+    # the title repeats the first characters of the poem; all on one line with ASCII punctuation
+    "春望\n國破山河在, 城春草木深. 感時花濺淚, 恨別鳥驚心. 烽火連三月, 家書抵萬金. 白頭搔更短, 渾欲不勝簪.",
+    # simplified script, an unclosed parenthesis and a [restored] character
+    "静夜思\n床前明月光(，疑是地上霜。\n举头望[明]月，低头思故乡。",
+]
+
+
+@pytest.mark.parametrize("draft", MESSY_DRAFTS, ids=["notes", "ascii", "simplified"])
+def test_every_checked_character_maps_back_onto_the_draft(live_server, new_page, draft):
+    """Suggestion clicks edit the draft where the report shows them, whatever surrounds the verse."""
+    page = new_page()
+    open_check(page, live_server)
+    page.fill("#poem-text", draft)
+    page.wait_for_selector(".pe-line >> nth=1")
+    page.wait_for_function("() => !document.querySelector('.pe-output[aria-busy=true]')")
+    mismatches = page.evaluate(
+        """() => {
+          const text = document.getElementById('poem-text').value;
+          const lines = [...document.querySelectorAll('.pe-line')].map(li => ({
+            chars: [...li.querySelectorAll('.pe-tile')].map(t => ({char: t.firstChild.textContent})),
+          }));
+          const spans = PoemEditor.locate(text, lines);
+          const bad = [];
+          lines.forEach((line, i) => line.chars.forEach((c, k) => {
+            const s = spans[i][k];
+            if (!s || text.substr(s[0], s[1]) !== c.char) bad.push([i + 1, k + 1, c.char, s]);
+          }));
+          return {bad, count: lines.reduce((n, l) => n + l.chars.length, 0)};
+        }"""
+    )
+    assert mismatches["count"] >= 20
+    assert mismatches["bad"] == []
