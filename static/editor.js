@@ -32,6 +32,7 @@
  *                    null     no rule (default),
  *                    "rhyme"  韻腳: every rhyme foot must be a tile of the hand,
  *                    "jizi"   集字: every character must be a tile of the hand, each tile used once.
+ *                  (`mode` is accepted as another name for this option.)
  *   blanks         集字 only: how many blank wildcard tiles (白板) the player holds; the first characters
  *                  not in the hand use them up (marked 白) before any is flagged. Default 0.
  *   storageKey     localStorage key for a copy of the draft (the /check page uses one): written on
@@ -140,6 +141,7 @@
   function attach(textarea, options) {
     if (!textarea || textarea.tagName !== "TEXTAREA") throw new Error("PoemEditor.attach needs a <textarea>");
     var opts = Object.assign({ endpoint: "/api/check", delay: 250, rule: null, hand: null }, options || {});
+    if (!opts.rule && opts.mode) opts.rule = opts.mode;  // `mode` is accepted as another name for `rule`
     var S = Object.assign({}, readStrings(), opts.strings || {});
     var output = typeof opts.output === "string" ? document.querySelector(opts.output) : opts.output;
     if (!output) {
