@@ -87,21 +87,11 @@ def _is_han(char: str) -> bool:
     )
 
 
-@cache
-def _mandarin_tone(char: str) -> tuple[Tone, str] | None:
-    """Modern Mandarin tone of a char (陰平/陽平 → 平, 上/去 → 仄), or None. Only for guesses."""
-    from pypinyin import Style, pinyin  # lazily: the book itself never needs it
-
-    syllable = pinyin(char, style=Style.TONE3, heteronym=False, errors="ignore", strict=False)
-    if not syllable or not syllable[0]:
-        return None
-    mark = syllable[0][0][-1:]
-    return {
-        "1": (Tone.PING, "陰平"),
-        "2": (Tone.PING, "陽平"),
-        "3": (Tone.ZE, "上"),
-        "4": (Tone.ZE, "去"),
-    }.get(mark)
+def _mandarin_tone(char: str, data_dir: str | None = None) -> Tone | None:
+    """Modern Mandarin tone of a char (陰平/陽平 → 平, 上/去 → 仄), or None. Only for guesses: it reads
+    the 新韻 tables, so pypinyin is imported only for chars they lack."""
+    info = get_rhyme_book("xinyun", data_dir).lookup(char)
+    return None if info.tone is Tone.UNKNOWN else info.tone
 
 
 class RhymeBook:
@@ -123,6 +113,7 @@ class RhymeBook:
         self._groups: dict[str, tuple[str, ...]] = {}
         self._neighbours: dict[str, frozenset[str]] = {}
         self._memo: dict[str, CharInfo] = {}
+        self._data_dir: str | None = None
 
     # --- lookup --------------------------------------------------------------------------------
     def lookup(self, char: str) -> CharInfo:
@@ -165,12 +156,15 @@ class RhymeBook:
         >>> get_rhyme_book().chars_in_group("下平九靑")[:3]
         ('青', '經', '庭')
         """
-        return self._groups.get(group, ())
+        return self._group_index().get(group, ())
 
     @property
     def groups(self) -> tuple[str, ...]:
         """All group names in book order."""
-        return tuple(self._groups)
+        return tuple(self._group_index())
+
+    def _group_index(self) -> dict[str, tuple[str, ...]]:
+        return self._groups
 
     def _load_variants(self, data_dir, with_groups: bool) -> None:
         """Variant and simplified spellings from data/variants.tsv; ``with_groups``: honour a row's
@@ -217,10 +211,10 @@ class RhymeBook:
 
     def _guess(self, char: str) -> CharInfo:
         """In no book: the Mandarin tone, marked as a guess (入聲 chars read 平 in Mandarin get it wrong)."""
-        guess = _mandarin_tone(char) if len(char) == 1 and _is_han(char) else None
+        guess = _mandarin_tone(char, self._data_dir) if len(char) == 1 and _is_han(char) else None
         if guess is None:
             return CharInfo(char, char, (), Tone.UNKNOWN, frozenset(), False)
-        return CharInfo(char, char, (), guess[0], frozenset(), True)
+        return CharInfo(char, char, (), guess, frozenset(), True)
 
 
 def _parse_readings(field: str, cache_: dict[str, Reading]) -> tuple[Reading, ...]:
@@ -271,26 +265,39 @@ class PingshuiBook(RhymeBook):
 
     def __init__(self, data_dir: str | os.PathLike | None = None) -> None:
         super().__init__()
+        self._data_dir = data_dir
         readings_cache: dict[str, Reading] = {}
-        groups: dict[str, list[str]] = {}
-        rare_members: dict[str, list[str]] = {}
+        fields: dict[str, tuple[Reading, ...]] = {}  # ~1,500 distinct reading lists for ~20,000 chars
+        self._usual: dict[str, str] = {}
+        table = self._table
         with open(data_path("pingshui.tsv", data_dir), encoding="utf-8") as fh:
             for line in fh:
-                if line.startswith("#") or not line.strip():
+                if line[0] == "#" or not line.strip():
                     continue
                 # char, readings[, the spelling the corpus mostly uses: 靑 → 青]
                 char, field, *usual = line.rstrip("\n").split("\t")
-                readings = _parse_readings(field, readings_cache)
-                self._table[char] = readings
-                shown = usual[0] if usual else char
-                for r in readings:
-                    # a char whose reading in the group is rare is listed after all common ones
-                    (groups if r.common else rare_members).setdefault(r.group, []).append(shown)
+                readings = fields.get(field)
+                if readings is None:
+                    readings = fields[field] = _parse_readings(field, readings_cache)
+                table[char] = readings
+                if usual:
+                    self._usual[char] = usual[0]
         self._load_variants(data_dir, with_groups=True)
-        names = sorted(set(groups) | set(rare_members), key=_group_order)
-        self._groups = {g: tuple(groups.get(g, ())) + tuple(rare_members.get(g, ())) for g in names}
         self._neighbours = _neighbour_map(PINGSHUI_NEIGHBOURS)
-        self._table = MappingProxyType(self._table)  # type: ignore[assignment]
+        self._table = MappingProxyType(table)  # type: ignore[assignment]
+
+    def _group_index(self) -> dict[str, tuple[str, ...]]:
+        """group → chars in the spelling poets use, most used first, rare readings last (built on first use)."""
+        if not self._groups:
+            groups: dict[str, list[str]] = {}
+            rare_members: dict[str, list[str]] = {}
+            for char, readings in self._table.items():  # rows are stored most used first
+                shown = self._usual.get(char, char)
+                for r in readings:
+                    (groups if r.common else rare_members).setdefault(r.group, []).append(shown)
+            names = sorted(set(groups) | set(rare_members), key=_group_order)
+            self._groups = {g: tuple(groups.get(g, ())) + tuple(rare_members.get(g, ())) for g in names}
+        return self._groups
 
 
 #: The 14 groups of 中華新韻 (中華詩詞學會, 2005) by Mandarin final (ü written v).
@@ -365,7 +372,9 @@ class XinyunBook(RhymeBook):
 
     def __init__(self, data_dir: str | os.PathLike | None = None) -> None:
         super().__init__()
-        readings_cache: dict[str, Reading] = {}
+        self._data_dir = data_dir
+        self._readings_cache: dict[str, Reading] = {}
+        self._extra: dict[str, str] | None = None  # data/xinyun_extra.tsv, read on the first miss
         groups: dict[str, list[str]] = {g: [] for g in XINYUN_GROUPS}
         rare_members: dict[str, list[str]] = {}
         with open(data_path("xinyun.tsv", data_dir), encoding="utf-8") as fh:
@@ -374,15 +383,8 @@ class XinyunBook(RhymeBook):
                     continue
                 # char, readings "八寒:去 八寒:陰平*"[, "-": looked up but not listed]
                 char, field, *hidden = line.rstrip("\n").split("\t")
-                readings = []
-                for item in field.split():
-                    reading = readings_cache.get(item)
-                    if reading is None:
-                        group, sisheng = item.rstrip("*").split(":")
-                        tone = Tone.PING if sisheng in ("陰平", "陽平") else Tone.ZE
-                        reading = readings_cache[item] = Reading(group, tone, sisheng, not item.endswith("*"))
-                    readings.append(reading)
-                self._table[char] = tuple(readings)
+                readings = self._parse(field)
+                self._table[char] = readings
                 if not hidden:
                     for r in readings:
                         (groups if r.common else rare_members).setdefault(r.group, []).append(char)
@@ -390,11 +392,35 @@ class XinyunBook(RhymeBook):
         self._load_variants(data_dir, with_groups=False)
         self._neighbours = _neighbour_map(XINYUN_NEIGHBOURS)
 
+    def _parse(self, field: str) -> tuple[Reading, ...]:
+        readings = []
+        for item in field.split():
+            reading = self._readings_cache.get(item)
+            if reading is None:
+                group, sisheng = item.rstrip("*").split(":")
+                tone = Tone.PING if sisheng in ("陰平", "陽平") else Tone.ZE
+                reading = self._readings_cache[item] = Reading(group, tone, sisheng, not item.endswith("*"))
+            readings.append(reading)
+        return tuple(readings)
+
     def _guess(self, char: str) -> CharInfo:
-        """The 新韻 is Mandarin itself: a char missing from the table is read with pypinyin, not guessed."""
-        readings = mandarin_readings(char) if len(char) == 1 and _is_han(char) else ()
+        """The 新韻 is Mandarin itself: a rare char is read from data/xinyun_extra.tsv, then pypinyin."""
+        if self._extra is None:
+            self._extra = {}
+            extra_file = data_path("xinyun_extra.tsv", self._data_dir)
+            if extra_file.exists():
+                with open(extra_file, encoding="utf-8") as fh:
+                    for line in fh:
+                        if not line.startswith("#") and "\t" in line:
+                            c, field = line.rstrip("\n").split("\t")[:2]
+                            self._extra[c] = field
+        field = self._extra.get(char)
+        if field is not None:
+            readings = self._parse(field)
+        else:
+            readings = mandarin_readings(char) if len(char) == 1 and _is_han(char) else ()
         if not readings:
-            return super()._guess(char)
+            return CharInfo(char, char, (), Tone.UNKNOWN, frozenset(), False)
         return self._make(char, char, tuple(sorted(readings, key=lambda r: not r.common)))
 
 
