@@ -291,8 +291,18 @@ def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
         raise InvalidHandError(f"牌組須有 {SET_SIZE} 個不同的字，現有 {len(chars)} 個")
 
     from poetry.prosody import get_rhyme_book  # the 平水韻 decides 平仄
+    from poetry.text import traditional_candidates
 
     book = get_rhyme_book("pingshui")
+    # Tiles are written in traditional characters (the app converts them when a player reads simplified):
+    # a simplified-only char is one the book finds only under a traditional form it stands for (风 → 風).
+    simplified = []
+    for char in chars:
+        forms = traditional_candidates(char)
+        if char not in forms or (book.lookup(char).canonical != char and book.lookup(char).canonical in forms):
+            simplified.append(f"{char}→{'／'.join(f for f in forms if f != char)}")
+    if simplified:
+        raise InvalidHandError(f"牌組須用繁體字，這些是簡體字（箭頭後為繁體）：{_names(simplified)}")
     standard = {t.char: t for t in load_tile_set()}
     problems: dict[str, list[str]] = {key: [] for key in _PROBLEMS}
     tiles, entries = [], {}

@@ -348,6 +348,14 @@ def test_unknown_characters_are_named(tiles):
         validate_tile_set(chars)
 
 
+def test_simplified_characters_are_named_with_their_traditional_forms(tiles):
+    chars = _chars(tiles)
+    i, j = chars.index("風"), chars.index("發")
+    chars[i], chars[j] = "风", "发"
+    with pytest.raises(InvalidHandError, match="繁體.*「风→風」.*「发→(發／髮|髮／發)」"):
+        validate_tile_set(chars)
+
+
 def test_either_tone_characters_need_a_tone(tiles):
     chars = _chars(tiles)
     chars[0] = "看"
