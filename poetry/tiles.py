@@ -20,7 +20,7 @@ a random hex string; publishing salt and stack afterwards lets anyone check the 
 Usage::
 
     >>> deal = deal_round(load_tile_set(), host_seat=1, rng=random.Random(7))
-    >>> deal.first_seat == first_seat(deal.count_tile.strokes, host_seat=1)   # 死: 6 strokes → seat 2
+    >>> deal.first_seat == first_seat(deal.count_tile.strokes, host_seat=1)
     True
     >>> deal.draws[-1] == (deal.turn_order[-1], deal.count_tile.char)         # the count tile comes last
     True
@@ -83,8 +83,9 @@ class Deal:
     ``stack`` is the shuffled order (top first) that the commitment covers. ``draws`` are the 600 draws
     into the hands, in order, after the count draw: ``draws[0]`` is the first drawer's first tile and the
     last draw is the count tile coming back from the bottom. ``hands`` maps seat → characters in draw
-    order. ``turn_order`` is the seats in the order they draw (first drawer first). ``host_seat`` is None
-    when the 詩伯 does not play.
+    order (a plain dict so that ``dataclasses.asdict`` and Flask's JSON work; treat it as read-only).
+    ``turn_order`` is the seats in the order they draw (first drawer first). ``host_seat`` is None when
+    the 詩伯 does not play.
     """
 
     salt: str
@@ -141,6 +142,13 @@ def load_tile_set(path: str | os.PathLike | None = None) -> tuple[Tile, ...]:
 
 
 @cache
+def _tiles_by_char() -> Mapping[str, Tile]:
+    from types import MappingProxyType
+
+    return MappingProxyType({t.char: t for t in load_tile_set()})
+
+
+@cache
 def load_stroke_table(path: str | None = None) -> Mapping[str, int]:
     """Stroke counts (Unihan kTotalStrokes, traditional count) of every traditional spelling in the 平水韻."""
     from types import MappingProxyType
@@ -161,9 +169,9 @@ def strokes_of(char: str) -> int | None:
     >>> strokes_of("澗"), strokes_of("山")
     (15, 3)
     """
-    for tile in load_tile_set():
-        if tile.char == char:
-            return tile.strokes
+    tile = _tiles_by_char().get(char)
+    if tile is not None:
+        return tile.strokes
     try:
         return load_stroke_table().get(char)
     except FileNotFoundError:
