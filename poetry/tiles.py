@@ -40,6 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from poetry.data import data_path
@@ -143,16 +144,12 @@ def load_tile_set(path: str | os.PathLike | None = None) -> tuple[Tile, ...]:
 
 @cache
 def _tiles_by_char() -> Mapping[str, Tile]:
-    from types import MappingProxyType
-
     return MappingProxyType({t.char: t for t in load_tile_set()})
 
 
 @cache
 def load_stroke_table(path: str | None = None) -> Mapping[str, int]:
     """Stroke counts (Unihan kTotalStrokes, traditional count) of every traditional spelling in the 平水韻."""
-    from types import MappingProxyType
-
     table: dict[str, int] = {}
     with open(path or data_path(STROKES_FILE), encoding="utf-8") as fh:
         for line in fh:

@@ -12,7 +12,8 @@ import pytest
 
 from poetry.cli import main as cli_main
 from poetry.errors import InvalidHandError
-from poetry.prosody import Tone, get_rhyme_book
+from poetry.data import data_path
+from poetry.prosody import get_rhyme_book
 from poetry.tiles import (
     HAND_SIZE,
     Tile,
@@ -26,7 +27,6 @@ from poetry.tiles import (
     validate_tile_set,
     verify_deal,
 )
-from poetry.data import data_path
 
 NAMED = "山峰洞石澗壑江萍湖草煙浦漁磯"
 
