@@ -179,9 +179,9 @@ def test_no_check_while_an_input_method_is_composing(live_server, new_page):
     """Pinyin letters mid-composition are not a draft: the check waits for the committed character."""
     page = new_page()
     open_check(page, live_server)
-    page.fill("#poem-text", "\n".join(DENG_GAO[:1]) + "\n")
-    page.wait_for_selector(".pe-message-hint")  # two lines: 古詩 or a hint; the editor has settled
-    page.wait_for_timeout(400)
+    with page.expect_response("**/api/check"):
+        page.fill("#poem-text", DENG_GAO[0] + "\n")
+    page.wait_for_function("() => !document.querySelector('.pe-output[aria-busy=true]')")
     checks = []
     page.on("request", lambda request: checks.append(request) if request.url.endswith("/api/check") else None)
     page.focus("#poem-text")
@@ -192,9 +192,10 @@ def test_no_check_while_an_input_method_is_composing(live_server, new_page):
         page.wait_for_timeout(120)
     page.wait_for_timeout(500)
     assert checks == [], "checked the pinyin letters of an unfinished composition"
-    cdp.send("Input.insertText", {"text": "無邊"})
-    page.wait_for_function("() => document.getElementById('poem-text').value.endsWith('無邊')")
-    page.wait_for_timeout(600)
+    with page.expect_request("**/api/check"):
+        cdp.send("Input.insertText", {"text": "無邊"})
+    assert page.input_value("#poem-text").endswith("無邊")
+    page.wait_for_timeout(400)
     assert len(checks) == 1
 
 
