@@ -304,10 +304,21 @@ class PingshuiBook(RhymeBook):
 XINYUN_FINALS = {
     "一麻": "a ia ua", "二波": "o uo e", "三皆": "ie ve", "四開": "ai uai", "五微": "ei uei",
     "六豪": "ao iao", "七尤": "ou iou", "八寒": "an ian uan van", "九文": "en in uen vn",
-    "十唐": "ang iang uang", "十一庚": "eng ing ong iong ueng", "十二齊": "i v er", "十四姑": "u",
+    "十唐": "ang iang uang", "十一庚": "eng ing ong iong ueng", "十二齊": "i v er", "十三支": "",
+    "十四姑": "u",
 }
-XINYUN_GROUP = {final: group for group, finals in XINYUN_FINALS.items() for final in finals.split()}
-XINYUN_TONES = {"1": "陰平", "2": "陽平", "3": "上", "4": "去", "5": "輕聲"}
+#: The 16 groups of 中華通韻 (教育部、國家語委, 2019); zhi chi shi ri zi ci si belong to 四衣.
+TONGYUN_FINALS = {
+    "一啊": "a ia ua", "二喔": "o uo", "三鵝": "e ie ve", "四衣": "i", "五烏": "u", "六迂": "v",
+    "七哀": "ai uai", "八欸": "ei uei", "九熬": "ao iao", "十歐": "ou iou", "十一安": "an ian uan van",
+    "十二恩": "en in uen vn", "十三昂": "ang iang uang", "十四英": "eng ing ueng", "十五雍": "ong iong",
+    "十六兒": "er",
+}
+_XINYUN_BY_FINAL = {f: g for g, finals in XINYUN_FINALS.items() for f in finals.split()}
+_TONGYUN_BY_FINAL = {f: g for g, finals in TONGYUN_FINALS.items() for f in finals.split()}
+#: 舌尖元音 syllables: their -i is not the i of 衣/齊.
+_APICAL = frozenset(("zhi", "chi", "shi", "ri", "zi", "ci", "si"))
+_SISHENG_OF_DIGIT = {"1": "陰平", "2": "陽平", "3": "上", "4": "去", "5": "輕聲"}
 _INITIALS = ("zh", "ch", "sh", "b", "p", "m", "f", "d", "t", "n", "l", "g", "k", "h", "j", "q", "x", "r",
              "z", "c", "s")
 
@@ -330,95 +341,111 @@ def mandarin_final(syllable: str) -> str:
 
 
 def xinyun_group(syllable: str) -> str | None:
-    """中華新韻 group of a toneless syllable: zhi/chi/shi/ri/zi/ci/si → 十三支, er → 十二齊, else by final."""
-    if syllable in ("zhi", "chi", "shi", "ri", "zi", "ci", "si"):
+    """中華新韻 group of a toneless syllable: zhi … si → 十三支, er → 十二齊, else by final (dong → 十一庚)."""
+    if syllable in _APICAL:
         return "十三支"
-    return XINYUN_GROUP.get(mandarin_final(syllable))
+    return _XINYUN_BY_FINAL.get(mandarin_final(syllable))
 
 
-def mandarin_readings(char: str) -> tuple[Reading, ...]:
-    """中華新韻 readings of a char from pypinyin, the usual one first and the others rare (as is the
-    neutral tone, which the 新韻 does not class): 看 → 八寒 去, 八寒 陰平 (rare)."""
-    from pypinyin import Style, pinyin  # lazily: only the 新韻 and the guesses need it
+def tongyun_group(syllable: str) -> str | None:
+    """中華通韻 group of a toneless syllable: zhi … si → 四衣, dong → 十五雍, ju → 六迂."""
+    if syllable in _APICAL:
+        return "四衣"
+    return _TONGYUN_BY_FINAL.get(mandarin_final(syllable))
 
-    out: list[Reading] = []
+
+def mandarin_syllables(char: str) -> tuple[str, ...]:
+    """Mandarin readings of a char as 'kan4' tokens (pypinyin, every reading), the usual one first and the
+    others ending in '*' (rare), as does a neutral tone: 看 → ('kan4', 'kan1*'). Build-time and last-resort
+    helper; the books read the generated tables."""
+    from pypinyin import Style, pinyin  # lazily: only for chars the tables lack
+
+    out: list[str] = []
     syllables = pinyin(char, style=Style.TONE3, heteronym=True, neutral_tone_with_five=True, errors=lambda x: [[]])
     for i, syllable in enumerate(syllables[0] if syllables else ()):
-        tone = syllable[-1:]
-        group = xinyun_group(syllable[:-1].replace("ü", "v"))
-        if group is None or tone not in XINYUN_TONES:
+        syllable = syllable.replace("ü", "v")
+        if syllable[-1:] not in _SISHENG_OF_DIGIT or not syllable[:-1].isalpha():
             continue
-        sisheng = XINYUN_TONES[tone]
-        reading = Reading(group, Tone.PING if tone in "12" else Tone.ZE, sisheng, i == 0 and tone != "5")
-        if not any(r.group == group and r.sisheng == sisheng for r in out):
-            out.append(reading)
+        token = syllable + ("*" if i > 0 or syllable.endswith("5") else "")
+        if token.rstrip("*") not in (t.rstrip("*") for t in out):
+            out.append(token)
     return tuple(out)
 
 
-#: 中華新韻 groups in book order; 十二齊 and 十三支 share the vowel i and may be 通押.
-XINYUN_GROUPS = ("一麻", "二波", "三皆", "四開", "五微", "六豪", "七尤", "八寒", "九文", "十唐", "十一庚",
-                 "十二齊", "十三支", "十四姑")
+#: 十二齊 and 十三支 share the vowel i and may be 通押 in the 新韻.
 XINYUN_NEIGHBOURS: tuple[tuple[str, ...], ...] = (("十二齊", "十三支"),)
 
 
 class XinyunBook(RhymeBook):
-    """中華新韻: modern Mandarin, 陰平/陽平 → 平, 上/去 → 仄, 14 groups by final (data/xinyun.tsv).
+    """中華新韻 (default) or 中華通韻: modern Mandarin, 陰平/陽平 → 平, 上/去 → 仄, groups by final.
 
-    >>> get_rhyme_book("xinyun").lookup("白").readings[0].group
-    '四開'
+    Both read data/xinyun.tsv (Mandarin syllables per char) and data/xinyun_extra.tsv (rare chars, read
+    on the first miss)::
+
+        >>> get_rhyme_book("xinyun").lookup("東").readings[0].group
+        '十一庚'
+        >>> get_rhyme_book("tongyun").lookup("東").readings[0].group
+        '十五雍'
     """
 
-    name = "xinyun"
-
-    def __init__(self, data_dir: str | os.PathLike | None = None) -> None:
+    def __init__(self, data_dir: str | os.PathLike | None = None, scheme: str = "xinyun") -> None:
         super().__init__()
+        self.name = scheme
+        self._group_of = xinyun_group if scheme == "xinyun" else tongyun_group
+        names = tuple(XINYUN_FINALS if scheme == "xinyun" else TONGYUN_FINALS)
         self._data_dir = data_dir
-        self._readings_cache: dict[str, Reading] = {}
-        self._extra: dict[str, str] | None = None  # data/xinyun_extra.tsv, read on the first miss
-        groups: dict[str, list[str]] = {g: [] for g in XINYUN_GROUPS}
+        self._token_cache: dict[str, Reading | None] = {}
+        self._extra: dict[str, str] | None = None
+        groups: dict[str, list[str]] = {g: [] for g in names}
         rare_members: dict[str, list[str]] = {}
         with open(data_path("xinyun.tsv", data_dir), encoding="utf-8") as fh:
             for line in fh:
-                if line.startswith("#") or not line.strip():
+                if line[0] == "#" or not line.strip():
                     continue
-                # char, readings "八寒:去 八寒:陰平*"[, "-": looked up but not listed]
+                # char, syllables "kan4 kan1*"[, "-": looked up but not listed]
                 char, field, *hidden = line.rstrip("\n").split("\t")
                 readings = self._parse(field)
                 self._table[char] = readings
                 if not hidden:
                     for r in readings:
                         (groups if r.common else rare_members).setdefault(r.group, []).append(char)
-        self._groups = {g: tuple(groups.get(g, ())) + tuple(rare_members.get(g, ())) for g in XINYUN_GROUPS}
+        self._groups = {g: tuple(groups.get(g, ())) + tuple(rare_members.get(g, ())) for g in names}
         self._load_variants(data_dir, with_groups=False)
-        self._neighbours = _neighbour_map(XINYUN_NEIGHBOURS)
+        self._neighbours = _neighbour_map(XINYUN_NEIGHBOURS) if scheme == "xinyun" else {}
 
     def _parse(self, field: str) -> tuple[Reading, ...]:
+        """'kan4 kan1*' → readings in this book's groups (syllables it does not class are dropped)."""
         readings = []
-        for item in field.split():
-            reading = self._readings_cache.get(item)
-            if reading is None:
-                group, sisheng = item.rstrip("*").split(":")
-                tone = Tone.PING if sisheng in ("陰平", "陽平") else Tone.ZE
-                reading = self._readings_cache[item] = Reading(group, tone, sisheng, not item.endswith("*"))
-            readings.append(reading)
+        for token in field.split():
+            reading = self._token_cache.get(token, False)
+            if reading is False:
+                syllable = token.rstrip("*")
+                group = self._group_of(syllable[:-1])
+                digit = syllable[-1]
+                reading = None
+                if group is not None:
+                    tone = Tone.PING if digit in "12" else Tone.ZE
+                    reading = Reading(group, tone, _SISHENG_OF_DIGIT[digit], not token.endswith("*"))
+                self._token_cache[token] = reading
+            if reading is not None and reading not in readings:
+                readings.append(reading)
         return tuple(readings)
 
     def _guess(self, char: str) -> CharInfo:
-        """The 新韻 is Mandarin itself: a rare char is read from data/xinyun_extra.tsv, then pypinyin."""
+        """The modern books are Mandarin itself: a rare char is read from data/xinyun_extra.tsv, then pypinyin."""
         if self._extra is None:
             self._extra = {}
             extra_file = data_path("xinyun_extra.tsv", self._data_dir)
             if extra_file.exists():
                 with open(extra_file, encoding="utf-8") as fh:
                     for line in fh:
-                        if not line.startswith("#") and "\t" in line:
+                        if line[0] != "#" and "\t" in line:
                             c, field = line.rstrip("\n").split("\t")[:2]
                             self._extra[c] = field
         field = self._extra.get(char)
-        if field is not None:
-            readings = self._parse(field)
-        else:
-            readings = mandarin_readings(char) if len(char) == 1 and _is_han(char) else ()
+        if field is None and len(char) == 1 and _is_han(char):
+            field = " ".join(mandarin_syllables(char))
+        readings = self._parse(field) if field else ()
         if not readings:
             return CharInfo(char, char, (), Tone.UNKNOWN, frozenset(), False)
         return self._make(char, char, tuple(sorted(readings, key=lambda r: not r.common)))
@@ -450,13 +477,14 @@ def _group_order(group: str) -> tuple[int, int]:
 def _cached_book(name: str, data_dir: str | None) -> RhymeBook:
     if name == "pingshui":
         return PingshuiBook(data_dir)
-    if name == "xinyun":
-        return XinyunBook(data_dir)
+    if name in ("xinyun", "tongyun"):
+        return XinyunBook(data_dir, scheme=name)
     raise UnsupportedFormError(name)
 
 
 def get_rhyme_book(name: str = "pingshui", data_dir: str | os.PathLike | None = None) -> RhymeBook:
-    """The named rhyme book, built once: "pingshui" (平水韻, default) or "xinyun" (中華新韻).
+    """The named rhyme book, built once: "pingshui" (平水韻, default), "xinyun" (中華新韻) or "tongyun"
+    (中華通韻); UnsupportedFormError for any other name.
 
     >>> get_rhyme_book().name
     'pingshui'

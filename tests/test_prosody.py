@@ -230,3 +230,15 @@ def test_xinyun_lists_traditional_spellings_most_used_first(xinyun):
 def test_same_char_differs_between_books(book, xinyun):
     # 白 is 入聲 (仄) in the 平水韻, 陽平 in Mandarin
     assert book.tone_of("白") is Tone.ZE and xinyun.tone_of("白") is Tone.PING
+
+
+@pytest.mark.parametrize(
+    "char, group",
+    [("東", "十五雍"), ("風", "十四英"), ("知", "四衣"), ("衣", "四衣"), ("雨", "六迂"), ("兒", "十六兒"),
+     ("歌", "三鵝"), ("雪", "三鵝"), ("波", "二喔")],
+)
+def test_tongyun_groups(char, group):
+    tongyun = get_rhyme_book("tongyun")
+    assert tongyun.name == "tongyun"
+    assert tongyun.lookup(char).readings[0].group == group
+    assert len(tongyun.groups) == 16
