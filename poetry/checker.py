@@ -158,12 +158,26 @@ class _Table:
         self.book = book
         self.entries: dict[str, _Entry] = {}
         self._tone_chars: dict[str, tuple[str, ...]] = {}
+        #: ord(char) → one char standing for its tone code (for str.translate), and code string → masks
+        self.code_chars: dict[int, str] = {}
+        self.mask_memo: dict[str, tuple[int, int, int, int]] = {}
+        #: line costs under both keys, memoised by the line's masks and context
+        self.cost_memo: dict[tuple, tuple] = {}
 
     def entry(self, char: str) -> _Entry:
         e = self.entries.get(char)
         if e is None:
             e = self.entries[char] = self._build(char)
+            self.code_chars[ord(char)] = chr(0x30 + e.code)
         return e
+
+    def masks(self, line: str) -> tuple[int, int, int, int]:
+        """_masks of a line of chars already looked up, through a memo keyed by their tone codes."""
+        key = line.translate(self.code_chars)
+        m = self.mask_memo.get(key)
+        if m is None:
+            m = self.mask_memo[key] = _masks([self.entries[c] for c in line])
+        return m
 
     def _build(self, char: str) -> _Entry:
         info = self.book.lookup(char)
@@ -267,8 +281,11 @@ def _cn(n: int) -> str:
     return head + ("零" + _cn(rest) if rest < 10 else ("一" + _cn(rest) if rest < 20 else _cn(rest)))
 
 
+_CN = tuple(_cn(i) if i else "" for i in range(200))
+
+
 def _where(line: int, pos: int) -> str:
-    return f"第{_cn(line)}句第{_cn(pos)}字"
+    return f"第{_CN[line] if line < 200 else _cn(line)}句第{_CN[pos] if pos < 200 else _cn(pos)}字"
 
 
 class _Analysis:
@@ -345,8 +362,9 @@ def _choose_group(feet: list[_Entry], first: _Entry | None = None) -> tuple[str 
     return None, False  # pragma: no cover
 
 
-def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table, detail: bool = True) -> _Analysis:
-    """Judge a poem given its lines and their per-char entries (``detail``: fill every char's status)."""
+def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table, detail: bool = True, plain: bool = False) -> _Analysis:
+    """Judge a poem given its lines and their per-char entries (``detail``: fill every char's status;
+    ``plain``: each entry is the table's own entry of the char written, as for traditional text)."""
     a = _Analysis()
     n = len(lines)
     length = len(lines[0])
@@ -360,7 +378,7 @@ def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table, detai
     a.rhyme_lines = [False] * n
     if length == 5 or length == 7:
         if n == 4 or n == 8 or (n >= 10 and n % 2 == 0):
-            _analyse_regulated(a, lines, entries, table, length, detail)
+            _analyse_regulated(a, lines, entries, table, length, detail, plain)
         else:
             a.form = form_name(length, n)
             a.ancient = True
@@ -469,7 +487,41 @@ def _masks(row: list[_Entry]) -> tuple[int, int, int, int]:
     return p, z, cp, cz
 
 
-def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail: bool) -> None:
+def _line_costs(L: int, masks: tuple[int, int, int, int], end: str, rescue: bool) -> tuple:
+    """((mismatch mask, forgiven mask) under key 平 and 仄, (cost under 平, cost under 仄)) of a line.
+
+    The 拗 accepted here: 大拗 (4th/6th char 仄 in a 仄仄平平仄 line) when ``rescue`` says the 對句's
+    3rd/5th char is 平; 特拗 平平仄平仄 (4th/6th 平 with the 3rd/5th 仄) in a 平平平仄仄 line.
+    """
+    p, z, cp, cz = masks
+    t3, t4 = L - 3, L - 2
+    b3, b4 = 1 << t3, 1 << t4
+    strict = _STRICT[L]
+    pair = []
+    cost = []
+    for key in (PING, ZE):
+        std, sp, sz = _std_masks(L, key, end)
+        raw = ((sp & ~p) | (sz & ~z)) & strict  # wrong by every reading
+        common = ((sp & ~cp) | (sz & ~cz)) & strict  # wrong by the common readings
+        forgiven = 0
+        if common & b4 and end == ZE:
+            if sp & b4:  # 大拗
+                if rescue:
+                    forgiven = b4
+            elif z & b3:  # 特拗
+                forgiven = b4
+        mm = raw & ~forgiven
+        pair.append((mm, forgiven))
+        # a fit only by a rare reading costs a little: the pattern is less likely
+        rare = common & ~raw & ~forgiven
+        cost.append(mm.bit_count() + (0.4 * rare.bit_count() if rare else 0))
+    return tuple(pair), tuple(cost)
+
+
+_STRICT = {5: 0b01010, 7: 0b0101010}  # 二四(六), not the last char
+
+
+def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail: bool, plain: bool) -> None:
     n = len(lines)
     L = length
     feet = [entries[i][-1] for i in range(1, n, 2)]
@@ -487,7 +539,10 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     # Does line 1 rhyme? Its foot in the group, or a 平 it cannot avoid (a neighbour: 孤雁入群).
     first = entries[0][-1]
     first_rhymes = (group is not None and group in first.ping) or not (first.code & _ANY_Z)
-    masks = [_masks(row) for row in entries]
+    if plain:
+        masks = [table.masks(line) for line in lines]  # traditional text: memoised by tone codes
+    else:
+        masks = [_masks(row) for row in entries]  # simplified text: merged readings
     P = [m[0] for m in masks]
     Z = [m[1] for m in masks]
     CP = [m[2] for m in masks]
@@ -504,30 +559,17 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     ends = []
     mism = []  # per line: (mask, forgiven mask) under key 平, under key 仄
     costs = []
+    memo = table.cost_memo
     for i in range(n):
         end = PING if (i % 2 or (i == 0 and first_rhymes)) else ZE
         ends.append(end)
-        p, z, cp, cz = P[i], Z[i], CP[i], CZ[i]
-        pair = []
-        cost = []
-        for key in (PING, ZE):
-            std, sp, sz = _std_masks(L, key, end)
-            raw = ((sp & ~p) | (sz & ~z)) & strict  # wrong by every reading
-            common = ((sp & ~cp) | (sz & ~cz)) & strict  # wrong by the common readings
-            forgiven = 0
-            if common & b4 and end == ZE:
-                if sp & b4:  # 仄仄平平仄 with the 4th/6th char 仄: 大拗
-                    if i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
-                        forgiven = b4
-                elif z & b3:  # 平平平仄仄 → 平平仄平仄: 特拗
-                    forgiven = b4
-            mm = raw & ~forgiven
-            pair.append((mm, forgiven))
-            # a fit only by a rare reading costs a little: the pattern is less likely
-            rare = common & ~raw & ~forgiven
-            cost.append(mm.bit_count() + (0.4 * rare.bit_count() if rare else 0))
-        mism.append(pair)
-        costs.append(cost)
+        rescue = i % 2 == 0 and i + 1 < n and bool(P[i + 1] & b3)
+        key = (L, masks[i], end, rescue)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _line_costs(L, masks[i], end, rescue)
+        mism.append(found[0])
+        costs.append(found[1])
 
     # The keys (2nd-char tones) by dynamic programming: mismatches plus a penalty where 黏 or 對
     # breaks; at 1.2 × the strict positions one inverted line stays a fault of that line (two
@@ -805,13 +847,22 @@ def _analyse_four(a: _Analysis, lines, entries, table) -> None:
 # --- entry points -------------------------------------------------------------------------------
 
 _SPLIT = re.compile(r"[，。？！；、,.?!;：:\s\u3000「」『』“”\"'·…—]+")
-#: A clean text: only CJK ideographs and punctuation (no notes, titles, gaps or Latin letters).
-_CLEAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
+#: A clean text: only CJK ideographs, □ gaps and punctuation (no titles or Latin letters).
+_CLEAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af□，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
+#: Editorial notes 「(明年 一作：年年)」 and the brackets of restored chars 「[龍]」, as parse_poem strips them.
+_NOTES = re.compile(r"[（(][^（）()]*[）)]")
+_BRACKETS = str.maketrans("", "", "[]［］")
 
 
 def _quick_lines(text: str) -> list[str] | None:
-    """Lines of a clean one-paragraph traditional text without parse_poem's heavier work, or None."""
+    """Lines of a one-paragraph traditional text without parse_poem's heavier work, or None."""
     text = text.strip()
+    if "(" in text or "（" in text:
+        previous = None
+        while previous != text:
+            previous, text = text, _NOTES.sub("", text)
+    if "[" in text or "［" in text:
+        text = text.translate(_BRACKETS)
     if not _CLEAN.fullmatch(text) or not _simplified_only().isdisjoint(text):
         return None
     lines = _SPLIT.split(text)
@@ -837,7 +888,7 @@ def _simplified_only() -> frozenset:
 
 
 def _prepare(text: str, table: _Table, fast: bool = False):
-    """(title, lines, original_lines, entries) of a text."""
+    """(title, lines, original_lines, entries, plain) of a text; plain: no simplified chars merged."""
     if fast:
         quick = _quick_lines(text)
         if quick is not None:
@@ -849,16 +900,16 @@ def _prepare(text: str, table: _Table, fast: bool = False):
                 if None in row:
                     row = [entry(c) for c in s]
                 entries.append(row)
-            return None, quick, quick, entries
+            return None, quick, quick, entries, True
     from poetry.text import parse_poem
 
     poem = parse_poem(text)
     lines = list(poem.lines)
     if poem.script == "hans":
         entries = [[table.merged(alts) if len(alts) > 1 else table.entry(alts[0]) for alts in row] for row in poem.alternatives]
-    else:
-        entries = [[table.entry(c) for c in s] for s in lines]
-    return poem.title, lines, list(poem.original_lines), entries
+        return poem.title, lines, list(poem.original_lines), entries, False
+    entries = [[table.entry(c) for c in s] for s in lines]
+    return poem.title, lines, list(poem.original_lines), entries, True
 
 
 def check_lines_brief(text: str, rhyme_book: Any = "pingshui") -> dict:
@@ -870,8 +921,8 @@ def check_lines_brief(text: str, rhyme_book: Any = "pingshui") -> dict:
     '五言古絕'
     """
     table = _table_for(_resolve_book(rhyme_book))
-    _, lines, _, entries = _prepare(text, table, fast=True)
-    a = _analyse(lines, entries, table, detail=False)
+    _, lines, _, entries, plain = _prepare(text, table, fast=True)
+    a = _analyse(lines, entries, table, detail=False, plain=plain)
     return {
         "form": a.form,
         "regulated": a.regulated,
@@ -891,8 +942,8 @@ def check_poem(text: str, rhyme_book: Any = "pingshui", hand: Iterable[str] | No
     """
     book = _resolve_book(rhyme_book)
     table = _table_for(book)
-    title, lines, original, entries = _prepare(text, table)
-    a = _analyse(lines, entries, table)
+    title, lines, original, entries, plain = _prepare(text, table)
+    a = _analyse(lines, entries, table, plain=plain)
     hand_set = _hand_set(hand)
     used = set("".join(lines))
 
