@@ -304,10 +304,11 @@
       var flags = {};
       var used = {};
       var handSet = new Set(charsOf(opts.hand));
-      if (!handSet.size) return { flags: flags, used: used, blanks: {}, count: 0 };
+      if (!handSet.size) return { flags: flags, used: used, blanks: {}, repeats: {}, count: 0 };
       var spent = new Map();
       var count = 0;
       var blanks = {};
+      var repeats = {};
       var blanksLeft = Math.max(0, Number(opts.blanks) || 0);
       (report.lines || []).forEach(function (line) {
         var chars = line.chars || [];
@@ -328,7 +329,10 @@
               blanksLeft -= 1;
               blanks[key] = true;
             } else if (!inHand) flags[key] = fill(S.notInHand, { char: c.char });
-            else if (repeat) flags[key] = fill(S.usedTwice, { char: c.char });
+            else if (repeat) {
+              flags[key] = fill(S.usedTwice, { char: c.char });
+              repeats[key] = true;
+            }
             if (inHand && !repeat) { used[key] = true; count += 1; }
           } else if (inHand) { used[key] = true; count += 1; }
           if (opts.rule === "rhyme" && k === footAt && !inHand) {
@@ -336,7 +340,7 @@
           }
         });
       });
-      return { flags: flags, used: used, blanks: blanks, count: count };
+      return { flags: flags, used: used, blanks: blanks, repeats: repeats, count: count };
     }
 
     function isRhymeLine(line) {
@@ -374,7 +378,7 @@
       fact(S.pattern, report.pattern);
       fact(S.rhymeGroup, report.rhyme_group);
       fact(S.rhymeBook, (S.rhymeBooks || {})[report.rhyme_book] || report.rhyme_book);
-      if (hand.count) fact(S.inHand, fill(S.handCount, { used: hand.count }));
+      if (hand.count) fact(S.handFact, fill(S.handCount, { used: hand.count }));
       summary.appendChild(facts);
       if (report.summary) summary.appendChild(el("p", "pe-summary-text", report.summary));
       else if (!errors) summary.appendChild(el("p", "pe-summary-text", S.allGood));
@@ -448,15 +452,15 @@
         if (hand.blanks[key]) title.push(fill(S.blankUsed, { char: c.char }));
         if (hand.flags[key]) title.push(hand.flags[key]);
         tile.title = title.join("　");
-        var badgeKey = hand.flags[key] ? "missing" : c.status;
+        var badgeKey = hand.flags[key] ? (hand.repeats[key] ? "repeat" : "missing") : c.status;
         var badgeText = (S.badges || {})[badgeKey];
         if (badgeText) {
           var b = el("span", "pe-badge pe-badge-" + badgeKey, badgeText);
           b.setAttribute("aria-hidden", "true");
           tile.appendChild(b);
         }
-        if (hand.used[key] || hand.blanks[key]) {
-          var h = el("span", "pe-hand", (S.badges || {})[hand.blanks[key] ? "blank" : "hand"] || "");
+        if (hand.blanks[key]) {
+          var h = el("span", "pe-hand", (S.badges || {}).blank || "");
           h.setAttribute("aria-hidden", "true");
           tile.appendChild(h);
         }
@@ -473,53 +477,76 @@
       });
       li.appendChild(cells);
 
-      var ul = el("ul", "pe-faults");
-      faults.forEach(function (v) { ul.appendChild(renderFault(v, line)); });
+      // One entry per position (several faults of one character read together), errors first.
+      var items = faults.slice();
       Object.keys(hand.flags).forEach(function (key) {
         var parts = key.split(":");
         if (Number(parts[0]) !== line.number) return;
-        ul.appendChild(renderFault({ line: line.number, pos: Number(parts[1]), kind: "hand", severity: "error",
-          message: hand.flags[key], suggestions: [] }, line));
+        items.push({ line: line.number, pos: Number(parts[1]), kind: "hand", severity: "error",
+          message: hand.flags[key], suggestions: [] });
+      });
+      var groups = {};
+      items.forEach(function (v) { (groups[v.pos || 0] = groups[v.pos || 0] || []).push(v); });
+      var ul = el("ul", "pe-faults");
+      Object.keys(groups).map(Number).sort(function (a, b) { return a - b; }).forEach(function (pos) {
+        ul.appendChild(renderFaults(groups[pos], line));
       });
       if (ul.children.length) li.appendChild(ul);
       return li;
     }
 
-    function renderFault(v, line) {
+    var RANK = { error: 0, warning: 1 };
+
+    function rank(v) { return v.severity in RANK ? RANK[v.severity] : 2; }
+
+    function renderFault(v, line) { return renderFaults([v], line); }
+
+    function renderFaults(list, line) {
+      list = list.slice().sort(function (a, b) { return rank(a) - rank(b); });
+      var first = list[0];
       var li = el("li", "pe-fault");
-      li.dataset.severity = v.severity || "error";
-      li.dataset.kind = v.kind || "other";
-      if (v.line) li.dataset.line = v.line;
-      if (v.pos) li.dataset.pos = v.pos;
-      if (line && v.pos) li.appendChild(el("span", "pe-where", fill(S.posLabel, { pos: v.pos })));
-      else if (v.line) li.appendChild(el("span", "pe-where", fill(S.lineLabel, { n: v.line })));
-      li.appendChild(el("span", "pe-fault-text", v.message || v.kind || ""));
-      var suggestions = (v.suggestions || []).map(suggestionChar).filter(function (s) { return s && s.length <= 2; });
-      if (suggestions.length && v.line && v.pos) {
-        var target = line && line.chars ? line.chars[v.pos - 1] : null;
-        var wrap = el("span", "pe-suggest");
-        wrap.appendChild(el("span", "pe-suggest-label", S.suggest));
-        suggestions.slice(0, 8).forEach(function (s) {
-          var button = el("button", "tile tile-sm pe-suggestion", s);
-          button.type = "button";
-          // The fix's tone: what the position requires; at a free position (孤平, 三平尾) the opposite
-          // of the faulty character's; a rhyme foot is 平.
-          var tone = target && (target.required === "平" || target.required === "仄") ? target.required : null;
-          if (!tone && target && v.kind !== "rhyme" && (target.tone === "平" || target.tone === "仄")) {
-            tone = target.tone === "平" ? "仄" : "平";
-          }
-          if (!tone && v.kind === "rhyme") tone = "平";
-          if (tone) button.dataset.tone = tone;
-          button.dataset.line = v.line;
-          button.dataset.pos = v.pos;
-          button.setAttribute("aria-label", fill(S.suggestLabel, { line: v.line, pos: v.pos, old: target ? target.char : "", new: s }));
-          if (textarea.readOnly || textarea.disabled) button.disabled = true;
-          button.addEventListener("click", function () { replaceAt(v.line, v.pos, s); });
-          wrap.appendChild(button);
-        });
-        li.appendChild(wrap);
-      }
+      li.dataset.severity = first.severity || "error";
+      li.dataset.kind = first.kind || "other";
+      if (first.line) li.dataset.line = first.line;
+      if (first.pos) li.dataset.pos = first.pos;
+      if (line && first.pos) li.appendChild(el("span", "pe-where", fill(S.posLabel, { pos: first.pos })));
+      else if (first.line) li.appendChild(el("span", "pe-where", fill(S.lineLabel, { n: first.line })));
+      list.forEach(function (v) {
+        var item = el("span", "pe-fault-item");
+        item.dataset.severity = v.severity || "error";
+        item.appendChild(el("span", "pe-fault-text", v.message || v.kind || ""));
+        var wrap = suggestionButtons(v, line);
+        if (wrap) item.appendChild(wrap);
+        li.appendChild(item);
+      });
       return li;
+    }
+
+    function suggestionButtons(v, line) {
+      var suggestions = (v.suggestions || []).map(suggestionChar).filter(function (s) { return s && s.length <= 2; });
+      if (!suggestions.length || !v.line || !v.pos) return null;
+      var target = line && line.chars ? line.chars[v.pos - 1] : null;
+      var wrap = el("span", "pe-suggest");
+      wrap.appendChild(el("span", "pe-suggest-label", S.suggest));
+      suggestions.slice(0, 8).forEach(function (s) {
+        var button = el("button", "tile tile-sm pe-suggestion", s);
+        button.type = "button";
+        // The fix's tone: what the position requires; at a free position (孤平, 三平尾) the opposite
+        // of the faulty character's; a rhyme foot is 平.
+        var tone = target && (target.required === "平" || target.required === "仄") ? target.required : null;
+        if (!tone && target && v.kind !== "rhyme" && (target.tone === "平" || target.tone === "仄")) {
+          tone = target.tone === "平" ? "仄" : "平";
+        }
+        if (!tone && v.kind === "rhyme") tone = "平";
+        if (tone) button.dataset.tone = tone;
+        button.dataset.line = v.line;
+        button.dataset.pos = v.pos;
+        button.setAttribute("aria-label", fill(S.suggestLabel, { line: v.line, pos: v.pos, old: target ? target.char : "", new: s }));
+        if (textarea.readOnly || textarea.disabled) button.disabled = true;
+        button.addEventListener("click", function () { replaceAt(v.line, v.pos, s); });
+        wrap.appendChild(button);
+      });
+      return wrap;
     }
 
     // ---- editing the textarea from the report -------------------------------------------------

@@ -1,8 +1,10 @@
 """The /check page in a real browser: live check while typing, a fix by click, the draft kept, phone width."""
 
+import os
+
 import pytest
 
-from tests.conftest import screenshot
+from tests.conftest import SCREENSHOTS, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -143,6 +145,8 @@ def test_editor_component_applies_the_hand_rules(live_server, new_page):
     page.wait_for_function("() => document.querySelectorAll('#round-report .pe-tile.pe-blank').length === 2")
     assert flagged.count() == 12
     assert report.locator('.pe-tile.pe-blank[data-line="3"]').count() == 2
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    report.screenshot(path=os.path.join(SCREENSHOTS, "check-editor-jizi.png"))
 
     page.evaluate("window.roundEditor.setOptions({rule: 'rhyme', blanks: 0})")
     page.wait_for_function(
