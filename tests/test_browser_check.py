@@ -239,3 +239,17 @@ def test_every_checked_character_maps_back_onto_the_draft(live_server, new_page,
     )
     assert mismatches["count"] >= 20
     assert mismatches["bad"] == []
+
+
+def test_markup_in_a_draft_stays_text(live_server, new_page):
+    page = new_page()
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    open_check(page, live_server)
+    hostile = '<img src=x onerror="alert(1)">《<b>登高</b>》\n' + "\n".join(PLANTED) + "<script>alert(2)</script>"
+    page.fill("#poem-text", hostile)
+    page.locator(f'{WRONG_TILE}[data-status="wrong"]').wait_for()
+    assert page.locator(".pe-output img, .pe-output script, .pe-output b").count() == 0
+    assert dialogs == []
+    page.reload()
+    assert page.input_value("#poem-text") == hostile
