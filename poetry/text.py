@@ -24,11 +24,14 @@ MAX_LENGTH = 2000
 #: Punctuation that ends a line of verse (full- and half-width); newlines and spaces split too.
 LINE_BREAKS = "，。？！；、,.?!;"
 _SPLIT_RE = re.compile(r"[，。？！；、,.?!;\s\u3000]+")
+#: Everything that is neither kept nor a line break goes (quotes, letters, digits, ·, 《》 …).
+_DROP_RE = re.compile(
+    r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af〇□，。？！；、,.?!;\s\u3000]+"
+)
+_BRACKETS = str.maketrans("", "", "[]［］")
 #: Editorial notes in parentheses, full- or half-width: 「(明年 一作：年年)」, 「（一作「行」）」.
 _NOTE_RE = re.compile(r"[（(][^（）()]*[）)]")
-_TITLE_RE = re.compile(r"^\s*《([^》]+)》\s*(.*)$")
-#: Chars kept in a line: CJK ideographs, 〇, and □ for a gap (the checker marks it unknown).
-_KEEP_RE = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af〇□]")
+_TITLE_RE = re.compile(r"^\s*([^《，。？！；、,.?!;]*)《([^》]+)》\s*(.*)$")
 _HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]")
 
 
@@ -63,6 +66,16 @@ def _simplified_table() -> MappingProxyType:
     from poetry.data import read_tsv
 
     return MappingProxyType({row[0]: tuple(row[2].split()) for row in read_tsv("variants.tsv") if row[1] == "s2t"})
+
+
+@cache
+def _script_marks() -> tuple[frozenset[str], frozenset[str]]:
+    """(chars only simplified script uses: 东 说; chars only traditional script uses: 東 說), per Unihan."""
+    table = _simplified_table()
+    simplified = frozenset(c for c, forms in table.items() if c not in forms)
+    both = frozenset(c for c, forms in table.items() if c in forms)
+    traditional = frozenset(f for forms in table.values() for f in forms) - both - set(table)
+    return simplified, traditional
 
 
 def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, ...]:
@@ -112,62 +125,64 @@ def strip_notes(text: str) -> str:
     >>> strip_notes("明月(明年 一作：年年)照[松]間")
     '明月照松間'
     """
-    previous = None
-    while previous != text:
-        previous, text = text, _NOTE_RE.sub("", text)
-    return text.replace("[", "").replace("]", "").replace("［", "").replace("］", "")
+    if "(" in text or "（" in text:
+        previous = None
+        while previous != text:
+            previous, text = text, _NOTE_RE.sub("", text)
+    if "[" in text or "［" in text or "]" in text or "］" in text:
+        text = text.translate(_BRACKETS)
+    return text
 
 
 def _segments(line: str) -> list[str]:
-    """Verse lines of one raw line: split on punctuation and spaces, keep Chinese chars only."""
-    out = []
-    for piece in _SPLIT_RE.split(line):
-        piece = _KEEP_RE.sub("", piece)
-        if piece:
-            out.append(piece)
-    return out
+    """Verse lines of one raw line: split on punctuation and spaces, keep Chinese chars (and □) only."""
+    return [piece for piece in _SPLIT_RE.split(_DROP_RE.sub("", line)) if piece]
 
 
 def detect_script(text: str) -> str:
-    """"hans" or "hant": chars only simplified script uses (东 说, per Unihan) against chars OpenCC
-    would simplify (東 說); chars of both scripts (里 干 后 尽) decide only when nothing else does.
+    """"hans" or "hant": chars only simplified script uses (东 说, per Unihan) against chars only
+    traditional script uses (東 說); chars of both scripts (里 干 后 尽) decide only when nothing else
+    does, by what OpenCC would change.
 
     >>> detect_script("白云深处有人家"), detect_script("白雲深處有人家"), detect_script("故鄉里")
     ('hans', 'hant', 'hant')
     """
-    han = "".join(_HAN_RE.findall(text))
-    table = _simplified_table()
-    simplified_only = sum(1 for c in han if c in table and c not in table[c])
-    traditional_only = sum(a != b for a, b in zip(han, to_simplified(han)))
-    if simplified_only == traditional_only:
-        simplified_only = sum(a != b for a, b in zip(han, to_traditional(han)))
-    return "hans" if simplified_only > traditional_only else "hant"
+    simplified, traditional = _script_marks()
+    n_simplified = sum(map(simplified.__contains__, text))
+    n_traditional = sum(map(traditional.__contains__, text))
+    if n_simplified == n_traditional:
+        # only chars Unihan gives a traditional form count (尽 黄 里), not OpenCC's variant choices (床 → 牀)
+        table = _simplified_table()
+        han = "".join(c for c in text if c in table)
+        n_simplified = sum(a != b for a, b in zip(han, to_traditional(han)))
+        n_traditional = sum(a != b for a, b in zip(han, to_simplified(han)))
+    return "hans" if n_simplified > n_traditional else "hant"
 
 
-def _split_title(raw_lines: list[str]) -> tuple[str | None, list[str]]:
-    """Take a title (and an author line) off the top: 《…》, or short unpunctuated lines of another length."""
-    if not raw_lines:
-        return None, raw_lines
-    match = _TITLE_RE.match(raw_lines[0])
+def _split_title(raw: list[tuple[str, list[str]]]) -> tuple[str | None, list[tuple[str, list[str]]]]:
+    """Take a title (and an author line) off the top of (raw line, its segments) pairs: 《…》, or short
+    unpunctuated lines of another length than the verse."""
+    if not raw:
+        return None, raw
+    match = _TITLE_RE.match(raw[0][0])
     if match:
-        rest = match.group(2)
-        body = raw_lines[1:]
-        # 「《登高》杜甫」: an author after the title is dropped; verse after it is kept.
+        rest = match.group(3)
+        body = raw[1:]
+        # 「《登高》杜甫」, 「杜甫《登高》」: an author beside the title is dropped; verse after it is kept.
         if rest and any(p in rest for p in LINE_BREAKS):
-            body = [rest] + body
-        return match.group(1).strip() or None, body
-    if len(raw_lines) < 2:
-        return None, raw_lines
-    body_lengths = Counter(len(s) for line in raw_lines[1:] for s in _segments(line))
+            body = [(rest, _segments(rest))] + body
+        return match.group(2).strip() or None, body
+    if len(raw) < 2:
+        return None, raw
+    body_lengths = Counter(len(s) for _, segs in raw[1:] for s in segs)
     if not body_lengths:
-        return None, raw_lines
+        return None, raw
     typical = body_lengths.most_common(1)[0][0]
     title: str | None = None
-    body = raw_lines
+    body = raw
     # At most a title and an author line ("杜甫", "唐·杜甫"), each unpunctuated and off the verse length.
     for _ in range(2):
-        head = body[0]
-        segs = _segments(head)
+        head, segs = body[0]
         if len(body) < 2 or not segs or any(p in head for p in LINE_BREAKS[:6]):
             break
         if any(len(s) == typical for s in segs):
@@ -195,28 +210,33 @@ def parse_poem(text: str) -> ParsedPoem:
         raise MalformedPoemError(f"文字太長：最多 {MAX_LENGTH} 字，現有 {len(text)} 字。")
     if not _HAN_RE.search(text):
         raise MalformedPoemError("沒有找到漢字：請輸入中文詩句。")
-    raw_lines = [line for line in strip_notes(text).splitlines() if line.strip()]
-    title, body = _split_title(raw_lines)
-    original = tuple(seg for line in body for seg in _segments(line))
+    raw = [(line, _segments(line)) for line in strip_notes(text).splitlines() if line.strip()]
+    title, body = _split_title(raw)
+    original = tuple(seg for _, segs in body for seg in segs)
     if not original:
         raise MalformedPoemError("沒有找到詩句：只有標題或標點。")
     if len(original) < 2:
         raise MalformedPoemError("只有一句：一首詩至少要兩句，請用標點或換行分句。")
     script = detect_script("".join(original))
     if script == "hans":
-        lines = tuple(_to_traditional_line(line) for line in original)
+        lines = _to_traditional_lines(original)
         alternatives = tuple(
             tuple(traditional_candidates(s, t) for s, t in zip(o, line)) for o, line in zip(original, lines)
         )
     else:
         lines = original
-        alternatives = tuple(tuple((c,) for c in line) for line in original)
+        alternatives = tuple(tuple(zip(line)) for line in original)  # ((c,), (c,), …)
     return ParsedPoem(title, lines, original, script, alternatives)
 
 
-def _to_traditional_line(line: str) -> str:
-    """OpenCC s2t of one line, char by char when a phrase would change its length."""
-    converted = to_traditional(line)
-    if len(converted) == len(line):
-        return converted
-    return "".join(to_traditional(c) if len(to_traditional(c)) == 1 else c for c in line)
+def _to_traditional_lines(lines: tuple[str, ...]) -> tuple[str, ...]:
+    """OpenCC s2t of the lines in one call (phrase-aware); char by char for a line whose length changed."""
+    converted = to_traditional("\n".join(lines)).split("\n")
+    if len(converted) != len(lines):
+        converted = [to_traditional(line) for line in lines]
+    out = []
+    for line, new in zip(lines, converted):
+        if len(new) != len(line):
+            new = "".join(t if len(t := to_traditional(c)) == 1 else c for c in line)
+        out.append(new)
+    return tuple(out)

@@ -98,3 +98,33 @@ def test_malformed_input_has_a_chinese_message(text, fragment):
     with pytest.raises(MalformedPoemError) as err:
         parse_poem(text)
     assert fragment in err.value.message
+
+
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        ("杜甫《登高》\n風急天高猿嘯哀，渚清沙白鳥飛回。", "登高"),
+        ("《靜夜思》李白\n床前明月光，疑是地上霜。", "靜夜思"),
+        ("《春曉》春眠不覺曉，處處聞啼鳥。", "春曉"),
+    ],
+)
+def test_title_beside_author_or_verse(text, title):
+    poem = parse_poem(text)
+    assert poem.title == title
+    assert len(poem.lines) == 2 and all(len(line) in (5, 7) for line in poem.lines)
+
+
+def test_chars_of_both_scripts_stay_as_typed():
+    # nothing here is only simplified: 床 stays 床 (OpenCC would pick the variant 牀)
+    poem = parse_poem("床前明月光，疑是地上霜。")
+    assert poem.script == "hant" and poem.lines[0] == "床前明月光"
+    assert poem.alternatives[0] == (("床",), ("前",), ("明",), ("月",), ("光",))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["床前明月光\r\n疑是地上霜\r\n", "\t床前明月光\t疑是地上霜", "\u202e床前明月光，疑是地上霜", "😀床前明月光😀，疑是地上霜",
+     "]]][[[床前明月光，疑是地上霜", "\x00床前\x00明月光，疑是地上霜", "１２３床前明月光，，，疑是地上霜"],
+)
+def test_stray_characters_are_dropped(text):
+    assert parse_poem(text).lines == ("床前明月光", "疑是地上霜")
