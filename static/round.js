@@ -510,7 +510,8 @@
       var startPos = area.selectionStart, endPos = area.selectionEnd;
       area.setRangeText(ch, startPos, endPos, "end");
       area.dispatchEvent(new Event("input", { bubbles: true }));
-      area.focus();
+      // on a phone, focusing would pop the keyboard up at every tile: keep the cursor, not the focus
+      if (!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches)) area.focus({ preventScroll: true });
     }
 
     $("hand").addEventListener("click", function (event) {
@@ -538,6 +539,8 @@
         if (r.ok) {
           hand = r.data.tiles;
           // for panels beside the hand (themes): the seat's own tiles, once loaded
+          var panel = $("themes-panel");
+          if (panel) panel.setAttribute("data-chars", hand.map(function (t) { return t.char; }).join(""));
           document.dispatchEvent(new CustomEvent("round:hand", { detail: { code: code, tiles: hand } }));
           if (editor) editor.setOptions({ hand: hand.map(function (t) { return t.char; }).join("") });
         }
@@ -633,6 +636,21 @@
         markUsed();
       });
     }
+
+    // the themes panel's 「以此起稿」: take its title (when none yet) and say which rhyme it suggests
+    document.addEventListener("theme:start", function (event) {
+      var d = event.detail || {};
+      if (submitted || $("editor-panel").hidden) return;
+      if (d.title && !$("poem-title").value.trim()) {
+        $("poem-title").value = d.title;
+        scheduleSave();
+        markUsed();
+      }
+      var feet = Array.isArray(d.feet) ? d.feet.join("") : String(d.feet || "");
+      var rhyme = d.rhyme ? fill(S.themeRhyme, { rhyme: d.rhyme, feet: feet }) : "";
+      notice(fill(S.themeStart, { title: d.title || "", rhyme: rhyme }));
+      $("poem-text").focus();
+    });
 
     function attachEditor() {
       if (editor || !plays()) return;

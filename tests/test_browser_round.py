@@ -105,8 +105,18 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
         page.fill("#poem-title", title)
         page.fill("#poem-text", text)
         page.wait_for_selector("#save-status[data-kind='ok']", timeout=8000)
+    # a lost connection: the page says so, keeps retrying, and saves once the network is back
+    context = watcher.context
+    context.set_offline(True)
+    before = watcher.input_value("#poem-text")
+    watcher.fill("#poem-text", before + "\n山")
+    watcher.wait_for_selector("#save-status[data-kind='offline']", timeout=8000)
+    assert "未連線" in watcher.inner_text("#save-status")
+    context.set_offline(False)
+    watcher.wait_for_selector("#save-status[data-kind='ok']", timeout=20000)
     watcher.reload()
     watcher.wait_for_function("document.querySelector('#poem-text').value.length > 10", timeout=8000)
+    assert watcher.input_value("#poem-text") == before + "\n山"
     watcher.locator("#editor-panel").scroll_into_view_if_needed()
     watcher.wait_for_timeout(600)  # let the live check draw its report
     shot(watcher, "round-editor-desktop")
