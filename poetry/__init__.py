@@ -11,6 +11,7 @@ from poetry.errors import (
     UnknownCharacterError,
     UnsupportedFormError,
 )
+from poetry.grading import GRADES, Grade, grade_poem, parallel_score
 from poetry.themes import ThemeSuggestion, char_vectors, suggest_themes, vector_of
 from poetry.tiles import (
     Deal,
@@ -27,6 +28,10 @@ from poetry.tiles import (
 )
 
 __all__ = [
+    "GRADES",
+    "Grade",
+    "grade_poem",
+    "parallel_score",
     "ThemeSuggestion",
     "char_vectors",
     "suggest_themes",

@@ -1,0 +1,651 @@
+"""THE GRADING: the rules' words as measured criteria, one combined score, and a suggested 品.
+
+The rules of 詩牌 grade a poem:
+  上品 貼題貫理，聯句切當，一氣呵成;  中品 語句清新，首尾貫通;
+  下品 題、體不失，平仄和暢，但意味平平;  荒牌 事實雜亂，首尾斷續.
+
+Each criterion below is a score in [0, 1] with a short Chinese explanation:
+  體不失 / 平仄和暢   the checker's report (form recognised and kept; tones and rhyme);
+  貼題               the body fits the title (topic vectors + TF-IDF over jieba words);
+  貫理 / 首尾貫通     line-to-line and first-to-last coherence (topic vectors, rhyme);
+  聯句切當           in a 律詩 the 頷聯 and 頸聯 are parallel (couplets.py), else the couplets hold together;
+  一氣呵成 / 語句清新 fluency under the character trigram LM (lm.py), and how much is stock phrase.
+
+The learned scores are calibrated probabilities: each criterion is a logistic model fitted by
+scripts/build_grading.py on corpus poems against the degraded copies that criterion should notice
+(lines shuffled across poems, characters replaced keeping the tones, titles swapped), and one combined
+logistic model over all features gives ``Grade.score``. 唐詩三百首 is held out of all of it.
+
+Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:
+  荒牌  score < 荒牌 threshold, or 貫理 < coherence floor: the poem does not hold together;
+  下品  the rest below the 中品 threshold when form and tones hold (體不失, 平仄和暢 ≥ form floor);
+        without them a low score stays 荒牌;
+  中品  score ≥ 中品 threshold;
+  上品  score ≥ 上品 threshold and 貼題, 聯句切當, 一氣呵成, 平仄和暢 all ≥ the 上品 floor.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import numpy as np
+
+from poetry.data import data_path
+from poetry.errors import MalformedPoemError
+
+GRADES = ("上品", "中品", "下品", "荒牌")
+CRITERIA = ("體不失", "平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成", "語句清新")
+
+#: Default thresholds; a round may override any of them (see ``merge_thresholds``).
+DEFAULT_THRESHOLDS = MappingProxyType(
+    {
+        "上品": 0.85,  # combined score at least this, and every 上品 criterion ≥ "上品_floor"
+        "上品_floor": 0.5,
+        "中品": 0.5,  # combined score at least this
+        "荒牌": 0.2,  # combined score below this: 荒牌
+        "貫理_floor": 0.1,  # 貫理 below this: 荒牌 whatever the score
+        "form_floor": 0.5,  # 體不失 and 平仄和暢 at least this for 下品 (else a weak poem is 荒牌)
+    }
+)
+
+MAX_CHARS = 400
+MAX_LINES = 300
+
+_NOTES = re.compile(r"（[^）]*）|\([^)]*\)|〔[^〕]*〕|【[^】]*】")
+_BREAKS = re.compile(r"[，。？！；、：,.?!;:\s\n\r\t「」『』《》“”\"'‘’—…·・]+")
+
+
+def _is_han(ch: str) -> bool:
+    cp = ord(ch)
+    return 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x3134F or 0xF900 <= cp <= 0xFAFF
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a poem: notes in brackets dropped, split at punctuation and newlines, Han only.
+
+    >>> split_lines("白日依山盡，黃河入海流。\\n欲窮千里目，更上一層樓。")
+    ['白日依山盡', '黃河入海流', '欲窮千里目', '更上一層樓']
+    """
+    text = _NOTES.sub("", text or "").replace("[", "").replace("]", "")
+    lines = []
+    for piece in _BREAKS.split(text):
+        line = "".join(ch for ch in piece if _is_han(ch))
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _traditional(text: str) -> str:
+    """The text in traditional characters (the models are trained on them); unchanged if already so."""
+    from poetry.text import to_simplified, to_traditional
+
+    if to_simplified(text) == text and to_traditional(text) != text:
+        return to_traditional(text)
+    return text
+
+
+# --- models, loaded once -----------------------------------------------------------------------
+
+
+@cache
+def _tokenizer():
+    """A private jieba tokenizer (quiet, initialised once)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.Tokenizer()
+    tok.initialize()
+    return tok
+
+
+@dataclass(frozen=True)
+class _Vectors:
+    index: Mapping[str, int]
+    topic: np.ndarray  # character topic vectors (LSA, centred, unit length)
+    idf: np.ndarray
+    pair: np.ndarray  # 對仗 alignment vectors
+    pair_class: np.ndarray  # 對仗 class, -1 when unknown
+
+
+@cache
+def _vectors() -> _Vectors:
+    with np.load(data_path("grading_vectors.npz"), allow_pickle=False) as npz:
+        chars = str(npz["chars"])
+        return _Vectors(
+            MappingProxyType({ch: i for i, ch in enumerate(chars)}),
+            npz["topic"].astype(np.float32),
+            npz["idf"].astype(np.float32),
+            npz["pair"].astype(np.float32),
+            npz["pair_class"].astype(np.int32),
+        )
+
+
+@cache
+def _word_idf() -> Mapping[str, float]:
+    out = {}
+    with open(data_path("grading_words.tsv"), encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            word, value = line.rstrip("\n").split("\t")
+            out[word] = float(value)
+    return MappingProxyType(out)
+
+
+@cache
+def _model() -> Mapping[str, Any]:
+    with open(data_path("grading_model.json"), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def reload_models() -> None:
+    """Forget the loaded models (the build script calls this after rewriting data/)."""
+    from poetry.lm import load_lm
+
+    for f in (_vectors, _word_idf, _model, load_lm):
+        f.cache_clear()
+
+
+def warm_up() -> None:
+    """Load every model now (the app calls this so the first request is not slow)."""
+    from poetry.lm import load_lm
+
+    load_lm()
+    load_lm(reversed=True)
+    _vectors()
+    _word_idf()
+    _model()
+    _tokenizer()
+
+
+# --- features ----------------------------------------------------------------------------------
+
+CRITERION_FEATURES = {
+    "fluency": ["lm_mean", "lm_min", "lm_low_share", "lm_gain", "lm_gain_min", "lm_loss_share", "lm_orphan", "lm_fit", "lm_fit_min"],
+    "coherence": ["coh_adj", "coh_min", "coh_loo", "rhyme_share"],
+    "ends": ["coh_first_last", "coh_ends_rest"],
+    "relevance": ["rel_topic", "rel_lex", "rel_maxline"],
+}
+COUPLET_FEATURES = ["pair_cos", "same_class", "tone_opposed", "same_char", "topic_cos"]
+COMBINED_FEATURES = [
+    "lm_mean", "lm_min", "lm_low_share", "lm_gain", "lm_gain_min", "lm_loss_share", "lm_orphan", "lm_fit", "lm_fit_min", "coh_adj", "coh_min", "coh_loo", "rhyme_share",
+    "coh_first_last", "coh_ends_rest", "rel_topic", "rel_lex", "rel_maxline", "stock_share",
+]
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-9 else v
+
+
+def _text_vector(text: str) -> np.ndarray:
+    """IDF-weighted mean of the characters' topic vectors."""
+    vec = _vectors()
+    ids = [vec.index[ch] for ch in text if ch in vec.index]
+    if not ids:
+        return np.zeros(vec.topic.shape[1], dtype=np.float32)
+    w = vec.idf[ids]
+    return _unit((vec.topic[ids] * w[:, None]).sum(0))
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.dot(a, b))
+
+
+def _title_words(title: str) -> Counter:
+    from poetry.text import to_simplified
+
+    tok = _tokenizer()
+    return Counter(w for w in tok.lcut(to_simplified(title), HMM=False) if len(w) >= 2)
+
+
+def _tfidf(text: str) -> dict[str, float]:
+    """TF-IDF of a text: jieba words (simplified) and single characters, log-scaled term frequency."""
+    from poetry.text import to_simplified
+
+    idf_w = _word_idf()
+    vec = _vectors()
+    tf = Counter(w for w in _tokenizer().lcut(to_simplified(text), HMM=False) if len(w) >= 2 and w in idf_w)
+    out = {w: (1 + math.log(n)) * idf_w[w] for w, n in tf.items()}
+    for ch, n in Counter(text).items():
+        i = vec.index.get(ch)
+        if i is not None:
+            out["字" + ch] = (1 + math.log(n)) * float(vec.idf[i])
+    return out
+
+
+def _sparse_cos(a: dict[str, float], b: dict[str, float]) -> float:
+    if not a or not b:
+        return 0.0
+    dot = sum(v * b[k] for k, v in a.items() if k in b)
+    na = math.sqrt(sum(v * v for v in a.values()))
+    nb = math.sqrt(sum(v * v for v in b.values()))
+    return dot / (na * nb)
+
+
+_TITLE_NOISE = re.compile(r"其[一二三四五六七八九十]+|[一二三四五六七八九十百]+首|[一二三四五六七八九十]$")
+
+
+def clean_title(title: str | None) -> str:
+    """Han characters of a title without its numbering (「十首」「其二」).
+
+    >>> clean_title("帝京篇十首 一")
+    '帝京篇'
+    """
+    if not title:
+        return ""
+    text = "".join(ch for ch in _NOTES.sub("", title) if _is_han(ch) or ch == " ")
+    parts = [_TITLE_NOISE.sub("", p) for p in text.split()]
+    return "".join(parts)
+
+
+def _rhyme_share(lines: list[str]) -> float:
+    """Share of the even lines' last characters that rhyme with the most common group (平水韻)."""
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book("pingshui")
+    finals = [line[-1] for line in lines[1::2]]
+    if len(finals) < 2:
+        return 1.0
+    counts: Counter = Counter()
+    sets = []
+    for ch in finals:
+        groups = set(book.rhyme_groups_of(ch))
+        wide = set(groups)
+        for g in groups:
+            wide |= set(book.neighbours(g))
+        sets.append(wide)
+        counts.update(groups)
+    if not counts:
+        return 0.0
+    best = counts.most_common(1)[0][0]
+    return sum(best in s for s in sets) / len(finals)
+
+
+def _tones(line: str) -> list[str]:
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book("pingshui")
+    return [str(book.tone_of(ch).value) for ch in line]
+
+
+def couplet_features(a: str, b: str) -> dict[str, float]:
+    """Raw 對仗 features of two lines: aligned classes, tones opposed, repeated characters.
+
+    >>> couplet_features("明月松間照", "清泉石上流")["tone_opposed"]
+    1.0
+    """
+    vec = _vectors()
+    n = min(len(a), len(b))
+    cos, same, rep = [], [], 0
+    for x, y in zip(a[:n], b[:n]):
+        if x == y:
+            rep += 1
+        i, j = vec.index.get(x), vec.index.get(y)
+        if i is None or j is None:
+            cos.append(0.0)
+            same.append(0.0)
+            continue
+        cos.append(float(np.dot(vec.pair[i], vec.pair[j])))
+        ci, cj = vec.pair_class[i], vec.pair_class[j]
+        same.append(1.0 if ci >= 0 and ci == cj else 0.0)
+    # 對仗 opposes the tones of the rhythmic positions (2nd, 4th, 6th) and the last character
+    ta, tb = _tones(a[:n]), _tones(b[:n])
+    positions = [p for p in (1, 3, 5, n - 1) if p < n]
+    opposed = [
+        1.0 if {ta[p], tb[p]} == {"平", "仄"} else 0.5 if "可平可仄" in (ta[p], tb[p]) else 0.0
+        for p in sorted(set(positions))
+    ]
+    # reduplications (蕭蕭 … 滾滾) are allowed: count a repeat only when not doubled in the line
+    rep = sum(1 for k, (x, y) in enumerate(zip(a[:n], b[:n])) if x == y and not _doubled(a, k))
+    return {
+        "pair_cos": float(np.mean(cos)) if cos else 0.0,
+        "same_class": float(np.mean(same)) if same else 0.0,
+        "tone_opposed": float(np.mean(opposed)) if opposed else 0.0,
+        "same_char": rep / max(n, 1),
+        "topic_cos": _cos(_text_vector(a), _text_vector(b)),
+    }
+
+
+def _doubled(line: str, k: int) -> bool:
+    return (k > 0 and line[k - 1] == line[k]) or (k + 1 < len(line) and line[k + 1] == line[k])
+
+
+def features(lines: list[str], title: str | None) -> dict[str, float]:
+    """All raw features of a poem (lines of Han characters, traditional), the input of every model."""
+    from poetry.lm import context_fit, load_lm
+
+    lm = load_lm()
+    scores = [lm.score_line(line) for line in lines]
+    means = [s.mean for s in scores]
+    all_lp = [x for s in scores for x in s.logprobs]
+    n_tri = sum(max(len(line) - 2, 0) for line in lines)
+    n_stock = sum(len(s.stock) for s in scores)
+    f: dict[str, float] = {
+        "lm_mean": float(np.mean(means)),
+        "lm_min": float(min(means)),
+        "lm_low_share": sum(x < -4.0 for x in all_lp) / len(all_lp),
+        "stock_share": n_stock / max(n_tri, 1),
+    }
+    gains = [lm.gain(s) for s in scores]
+    diffs = [a - b for s in scores for a, b in zip(s.logprobs[:-1], s.unigram[:-1])]
+    f["lm_gain"] = float(np.mean(gains))
+    f["lm_gain_min"] = float(min(gains))
+    f["lm_loss_share"] = sum(d < 0 for d in diffs) / max(len(diffs), 1)
+    fits = [context_fit(line) for line in lines]
+    flat = [x for fit in fits for x in fit]
+    f["lm_orphan"] = sum(x < 0 for x in flat) / max(len(flat), 1)
+    f["lm_fit"] = float(np.mean(flat))
+    f["lm_fit_min"] = float(min(np.mean(fit) for fit in fits))
+    vecs = [_text_vector(line) for line in lines]
+    whole = _unit(np.sum(vecs, axis=0))
+    if len(lines) >= 2:
+        adj = [_cos(vecs[i], vecs[i + 1]) for i in range(len(lines) - 1)]
+        loo = [_cos(v, _unit(whole * len(vecs) - v)) for v in vecs]
+        half = max(1, min(2, len(lines) // 2))
+        first, last = _unit(np.sum(vecs[:half], 0)), _unit(np.sum(vecs[-half:], 0))
+        middle = vecs[half:-half]
+        rest = _unit(np.sum(middle, 0)) if middle else whole
+        f.update(
+            coh_adj=float(np.mean(adj)),
+            coh_min=float(min(adj)),
+            coh_loo=float(np.mean(loo)),
+            coh_first_last=_cos(first, last),
+            coh_ends_rest=(_cos(first, rest) + _cos(last, rest)) / 2,
+        )
+    else:
+        f.update(coh_adj=0.0, coh_min=0.0, coh_loo=0.0, coh_first_last=0.0, coh_ends_rest=0.0)
+    f["rhyme_share"] = _rhyme_share(lines)
+    title = clean_title(title)
+    f["has_title"] = 1.0 if title else 0.0
+    if title:
+        t = _text_vector(title)
+        f["rel_topic"] = _cos(t, whole)
+        f["rel_maxline"] = max(_cos(t, v) for v in vecs)
+        f["rel_lex"] = _sparse_cos(_tfidf(title), _tfidf("".join(lines)))
+    else:
+        f.update(rel_topic=0.0, rel_maxline=0.0, rel_lex=0.0)
+    return f
+
+
+def _logistic(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
+    z = spec["intercept"]
+    for name, mu, sd, w in zip(spec["features"], spec["mean"], spec["scale"], spec["coef"]):
+        z += w * (feats[name] - mu) / sd
+    return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+def parallel_score(a: str, b: str) -> float:
+    """Probability that two lines form a parallel couplet (對仗), calibrated on Tang 律詩.
+
+    >>> parallel_score("明月松間照", "清泉石上流") > parallel_score("明月松間照", "何當共剪燭")
+    True
+    """
+    return _logistic(_model()["criteria"]["parallel"], couplet_features(a, b))
+
+
+# --- the criteria ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A suggested 品 with the measured criteria behind it.
+
+    ``criteria`` maps each name of CRITERIA to {"score": float in [0, 1] or None (not applicable),
+    "explanation": Chinese text}; ``reasons`` says in Chinese why this 品 and not the next.
+    """
+
+    grade: str  # 上品 | 中品 | 下品 | 荒牌
+    score: float  # combined model, probability-like in [0, 1]
+    criteria: Mapping[str, Mapping[str, Any]]
+    reasons: tuple[str, ...]
+    form: str | None = None  # the checker's form name, e.g. 五言律詩
+    title: str | None = None
+    lines: tuple[str, ...] = field(default=())
+
+
+def _crit(score: float | None, explanation: str) -> dict[str, Any]:
+    return {"score": None if score is None else round(float(min(max(score, 0.0), 1.0)), 3), "explanation": explanation}
+
+
+def _is_lushi(lines: list[str]) -> bool:
+    """Eight lines of five or seven characters: a 律詩 shape, whose middle couplets should be parallel."""
+    return len(lines) == 8 and len({len(x) for x in lines}) == 1 and len(lines[0]) in (5, 7)
+
+
+_TONE_KINDS = frozenset({"tone", "rhyme", "lone_ping", "triple_ping_tail", "adhesion", "opposition"})
+
+
+def _form_criteria(text: str, lines: list[str], hand: str | None) -> tuple[dict, dict, str | None]:
+    """體不失 and 平仄和暢 from the checker's report (poetry.checker.check_poem)."""
+    from poetry.checker import check_poem
+
+    result = check_poem(text, hand=hand)
+    form = result.form
+    errors = [v for v in result.violations if v.severity == "error"]
+    notes = [v for v in result.violations if v.severity != "error"]
+    tone_errors = [v for v in errors if v.kind in _TONE_KINDS]
+    other_errors = [v for v in errors if v.kind not in _TONE_KINDS]
+    n_chars = max(sum(len(x) for x in lines), 1)
+    jin = any(w in form for w in ("律", "絕")) and "古" not in form  # 近體: 律詩, 絕句, 排律
+    repeated = [v for v in other_errors if v.kind == "repeated_char"]
+    if result.regulated:
+        f_score = 1.0 - 0.15 * len(repeated)
+        f_expl = f"{form}（{result.pattern or ''}），體式完整。" if not repeated else f"{form}，但有重字：{repeated[0].message}"
+    elif jin:
+        f_score = 0.75 - 0.15 * len(repeated)
+        f_expl = f"{form}，格律小有不合。"
+    elif result.chars_per_line is None:
+        f_score = 0.5
+        f_expl = f"{form}：句長不一，不成近體。"
+    else:
+        f_score = 0.7 - 0.15 * len(repeated)
+        f_expl = f"{form}，不拘近體格律。" + (result.notes[0] if result.notes else "")
+    # 平仄和暢: faults per ten characters, notes counting a fifth
+    faults = len(tone_errors) + 0.2 * len([v for v in notes if v.kind in _TONE_KINDS])
+    t_score = math.exp(-0.5 * faults * 10 / n_chars)
+    if not tone_errors:
+        t_expl = "平仄、押韻皆合。" if jin or result.regulated else f"{result.summary}"
+    else:
+        t_expl = f"平仄押韻有 {len(tone_errors)} 處不合，如：{tone_errors[0].message}"
+    return _crit(f_score, f_expl), _crit(t_score, t_expl), form
+
+
+def _explain_fluency(p: float, lines: list[str], f: Mapping[str, float]) -> str:
+    from poetry.lm import load_lm
+
+    lm = load_lm()
+    worst = min(lines, key=lambda x: lm.score_line(x).mean)
+    ppl = 10 ** (-f["lm_mean"])
+    if p >= 0.7:
+        return f"字句順暢，讀來自然（困惑度 {ppl:.0f}）。"
+    if p >= 0.4:
+        return f"大致通順，「{worst}」一句稍澀（困惑度 {ppl:.0f}）。"
+    return f"語句生硬，前人詩中少見這樣的字序，最澀是「{worst}」（困惑度 {ppl:.0f}）。"
+
+
+def _explain_fresh(score: float, lines: list[str]) -> str:
+    from poetry.lm import load_lm
+
+    lm = load_lm()
+    stock = sorted((s for line in lines for s in lm.stock_trigrams(line)), key=lambda s: -s[1])
+    if not stock:
+        return "未見前人詩中的套語，措辭新穎。" if score >= 0.5 else "少用套語，但字句不甚通順。"
+    shown = "、".join(f"「{g}」" for g, _ in stock[:3])
+    return f"{len(stock)} 處三字套語，如{shown}（「{stock[0][0]}」見於前人詩 {stock[0][1]} 次）。"
+
+
+def _explain_coherence(p: float, lines: list[str]) -> str:
+    vecs = [_text_vector(x) for x in lines]
+    if len(lines) < 2:
+        return "只有一句，無從論貫理。"
+    adj = [_cos(vecs[i], vecs[i + 1]) for i in range(len(lines) - 1)]
+    k = int(np.argmin(adj))
+    if p >= 0.6:
+        return "句句相承，意脈貫通。"
+    if p >= 0.3:
+        return f"大體相承，但「{lines[k]}」與「{lines[k + 1]}」之間意脈稍斷。"
+    return f"事實雜亂：各句意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
+
+
+def _explain_ends(p: float, lines: list[str]) -> str:
+    if p >= 0.6:
+        return f"首句「{lines[0]}」與末句「{lines[-1]}」前後呼應。"
+    if p >= 0.3:
+        return f"首尾略有呼應，「{lines[-1]}」收束稍弱。"
+    return f"首尾斷續：起句「{lines[0]}」與結句「{lines[-1]}」各說各話。"
+
+
+def _explain_relevance(p: float, title: str, lines: list[str]) -> str:
+    hits = [ch for ch in dict.fromkeys(title) if any(ch in x for x in lines) and ch not in "之一二三四五六七八九十首其詩"]
+    seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""
+    if p >= 0.6:
+        return f"{seen}詩意切合題目「{title}」。"
+    if p >= 0.3:
+        return f"{seen}與題目「{title}」若即若離。"
+    return f"{seen}詩意與題目「{title}」關係不大，似離題。"
+
+
+def _couplet_criterion(lines: list[str]) -> dict[str, Any]:
+    model = _model()["criteria"]
+    if _is_lushi(lines):
+        names = ("頷聯", "頸聯")
+        probs = [parallel_score(lines[2], lines[3]), parallel_score(lines[4], lines[5])]
+        score = float(np.mean(probs))
+        weak = [(n, p, lines[2 + 2 * i], lines[3 + 2 * i]) for i, (n, p) in enumerate(zip(names, probs)) if p < 0.5]
+        if not weak:
+            return _crit(score, "頷聯、頸聯對仗工整，字類相當，平仄相對。")
+        parts = "；".join(f"{n}「{a}／{b}」對仗不工" for n, p, a, b in weak)
+        return _crit(score, parts + "（律詩中二聯須對仗）。")
+    if len(lines) < 2:
+        return _crit(None, "只有一句，不成聯。")
+    spec = model.get("couplet")
+    probs = []
+    for i in range(0, len(lines) - 1, 2):
+        probs.append(_logistic(spec, couplet_features(lines[i], lines[i + 1])) if spec else 0.5)
+    score = float(np.mean(probs))
+    if score >= 0.6:
+        return _crit(score, "非律詩，不要求對仗；各聯上下句相承。")
+    k = int(np.argmin(probs))
+    return _crit(score, f"非律詩，不要求對仗；但「{lines[2 * k]}／{lines[2 * k + 1]}」上下句不甚相屬。")
+
+
+def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
+    """DEFAULT_THRESHOLDS with a round's overrides (unknown keys and values outside [0, 1] refused)."""
+    out = dict(DEFAULT_THRESHOLDS)
+    for key, value in (overrides or {}).items():
+        if key not in out:
+            raise ValueError(f"不認得的門檻：{key}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise ValueError(f"門檻「{key}」須是 0 到 1 之間的數。")
+        out[key] = float(value)
+    return out
+
+
+def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
+                  thresholds: Mapping[str, float] | None = None) -> tuple[str, tuple[str, ...]]:
+    """Turn the combined score and the criteria into a 品 and its reasons (see the module docstring).
+
+    >>> suggest_grade(0.05, {"貫理": {"score": 0.02}})[0]
+    '荒牌'
+    """
+    t = merge_thresholds(thresholds)
+
+    def s(name: str) -> float | None:
+        return (criteria.get(name) or {}).get("score")
+
+    coherence = s("貫理")
+    form_ok = all(s(n) is None or s(n) >= t["form_floor"] for n in ("體不失", "平仄和暢"))
+    if score < t["荒牌"] or (coherence is not None and coherence < t["貫理_floor"]):
+        why = [f"綜合分 {score:.2f}，低於荒牌門檻 {t['荒牌']:.2f}" if score < t["荒牌"] else f"貫理僅 {coherence:.2f}"]
+        return "荒牌", tuple(why + ["事實雜亂，首尾斷續。"])
+    if score < t["中品"]:
+        if not form_ok:
+            return "荒牌", (f"綜合分 {score:.2f} 未達中品，且體式或平仄不合。",)
+        return "下品", (f"題、體不失，平仄和暢，但綜合分 {score:.2f} 未達中品門檻 {t['中品']:.2f}，意味平平。",)
+    floor = t["上品_floor"]
+    shortfalls = [n for n in ("貼題", "聯句切當", "一氣呵成", "平仄和暢") if s(n) is not None and s(n) < floor]
+    if score >= t["上品"] and not shortfalls:
+        return "上品", (f"綜合分 {score:.2f} 達上品門檻 {t['上品']:.2f}；貼題貫理，聯句切當，一氣呵成。",)
+    reasons = [f"綜合分 {score:.2f}，語句清新，首尾貫通。"]
+    if score < t["上品"]:
+        reasons.append(f"未達上品門檻 {t['上品']:.2f}。")
+    if shortfalls:
+        reasons.append("未入上品：" + "、".join(f"{n} {s(n):.2f}" for n in shortfalls) + f" 低於 {floor:.2f}。")
+    return "中品", tuple(reasons)
+
+
+def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, float] | None = None,
+               hand: str | None = None) -> Grade:
+    """Measure a poem against the rules' words and suggest a 品.
+
+    >>> g = grade_poem("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。", title="登鸛雀樓")
+    >>> g.grade in GRADES and 0 <= g.score <= 1
+    True
+
+    Raises MalformedPoemError for text that cannot be read as a poem (empty, one line, too long).
+    """
+    from poetry.text import parse_poem
+
+    if text is not None and len(text) > 2000:
+        raise MalformedPoemError(f"文字太長：最多 2000 字，現有 {len(text)} 字。")
+    parsed = parse_poem(text)
+    lines = [x for x in parsed.lines if x]
+    if len(lines) > MAX_LINES:
+        raise MalformedPoemError(f"詩句太多：最多 {MAX_LINES} 句，現有 {len(lines)} 句。")
+    if title is None:
+        title = parsed.title
+    title = (title or "").strip() or None
+    f = features(lines, title)
+    model = _model()
+    crit = model["criteria"]
+    criteria: dict[str, dict[str, Any]] = {}
+    form_c, tone_c, form_name = _form_criteria(text, lines, hand)
+    criteria["體不失"] = form_c
+    criteria["平仄和暢"] = tone_c
+    ct = clean_title(title)
+    if ct:
+        p = _logistic(crit["relevance"], f)
+        criteria["貼題"] = _crit(p, _explain_relevance(p, ct, lines))
+    else:
+        criteria["貼題"] = _crit(None, "未給題目，不評貼題。")
+    p = _logistic(crit["coherence"], f)
+    criteria["貫理"] = _crit(p, _explain_coherence(p, lines))
+    p = _logistic(crit["ends"], f)
+    criteria["首尾貫通"] = _crit(p, _explain_ends(p, lines))
+    criteria["聯句切當"] = _couplet_criterion(lines)
+    fluency = _logistic(crit["fluency"], f)
+    criteria["一氣呵成"] = _crit(fluency, _explain_fluency(fluency, lines, f))
+    q90 = model["stock_share_quantiles"][2]
+    fresh = max(0.0, 1.0 - f["stock_share"] / (2 * q90 + 1e-9)) * math.sqrt(fluency)
+    criteria["語句清新"] = _crit(fresh, _explain_fresh(fresh, lines))
+    fc = dict(f)
+    if not ct:  # no title: the relevance features at their corpus means (neutral)
+        spec = model["combined"]
+        for name, mu in zip(spec["features"], spec["mean"]):
+            if name.startswith("rel_"):
+                fc[name] = mu
+    score = round(_logistic(model["combined"], fc), 3)
+    grade, reasons = suggest_grade(score, criteria, thresholds)
+    return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines))
+
+
+def grade_to_dict(g: Grade) -> dict[str, Any]:
+    """A Grade as plain JSON-ready data."""
+    return {
+        "grade": g.grade,
+        "score": g.score,
+        "criteria": {k: dict(v) for k, v in g.criteria.items()},
+        "reasons": list(g.reasons),
+        "form": g.form,
+        "title": g.title,
+        "lines": list(g.lines),
+    }

@@ -1,0 +1,473 @@
+"""Build the grading models in data/ from the Tang corpus (../shared/corpus, build time only).
+
+    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|lm|model]
+
+Splits of the 57,607 poems of 全唐詩:
+  * held out for evaluation: every poem of 唐詩三百首 (matched by normalised title + text, see
+    ``heldout_matches``); no model below sees them;
+  * calibration: a seeded random 6,000 of the rest, used only to fit the criteria calibrators and the
+    combining model (so that the LM has never seen the poems the combiner learns from);
+  * training: the rest, for the character trigram LM, the topic vectors, the word IDF and the 對仗 classes.
+
+Writes data/lm_chars.npz, data/grading_vectors.npz, data/grading_words.tsv, data/grading_model.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import gzip
+import json
+import logging
+import math
+import random
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from poetry import lm as lm_module  # noqa: E402
+from poetry.grading import split_lines  # noqa: E402
+
+DATA = ROOT / "data"
+CALIBRATION_SIZE = 6000
+SEED = 20261129
+
+_TITLE_NOISE = re.compile(r"[\s（）()〔〕\[\]【】「」《》·・,，、：:；;。.!！?？]|其[一二三四五六七八九十]+|[一二三四五六七八九十百]+首")
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+# --- corpus and the held-out set ---------------------------------------------------------------
+
+
+def normalise_title(title: str) -> str:
+    """Title without punctuation, spaces and numbering (「其二」「十首」)."""
+    return _TITLE_NOISE.sub("", title or "")
+
+
+def load_corpus(corpus: Path) -> list[dict]:
+    poems = []
+    with gzip.open(corpus / "quantangshi.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            lines = split_lines("\n".join(rec["paragraphs"]))
+            if lines:
+                poems.append({"id": rec["id"], "title": rec["title"], "author": rec["author"], "lines": lines})
+    return poems
+
+
+def load_anthology(corpus: Path) -> list[dict]:
+    """唐詩三百首 with its form labels."""
+    data = json.loads((corpus / "tangshisanbaishou.json").read_text(encoding="utf-8"))
+    out = []
+    for section in data["content"]:
+        for rec in section["content"]:
+            title = rec["chapter"] + (rec["subchapter"] or "")
+            lines = split_lines("\n".join(rec["paragraphs"]))
+            if lines:
+                out.append({"title": title, "author": rec["author"], "type": section["type"], "lines": lines})
+    return out
+
+
+def heldout_matches(poems: list[dict], anthology: list[dict]) -> set[int]:
+    """Indices of corpus poems that are (versions of) anthology poems.
+
+    A poem is held out when its normalised text equals an anthology poem's, or when at least half of
+    its lines are lines of one anthology poem, or when its normalised title equals an anthology title
+    and it shares a line with that poem. Generous on purpose: a near-copy in training would leak.
+    """
+    line_owner: dict[str, set[int]] = {}
+    texts = {}
+    titles: dict[str, set[int]] = {}
+    for j, poem in enumerate(anthology):
+        texts["".join(poem["lines"])] = j
+        titles.setdefault(normalise_title(poem["title"]), set()).add(j)
+        for line in poem["lines"]:
+            if len(line) >= 4:
+                line_owner.setdefault(line, set()).add(j)
+    held = set()
+    for i, poem in enumerate(poems):
+        if "".join(poem["lines"]) in texts:
+            held.add(i)
+            continue
+        shared = Counter()
+        for line in poem["lines"]:
+            for j in line_owner.get(line, ()):
+                shared[j] += 1
+        if not shared:
+            continue
+        j, n = shared.most_common(1)[0]
+        if n * 2 >= len(poem["lines"]):
+            held.add(i)
+            continue
+        same_title = titles.get(normalise_title(poem["title"]), set())
+        if any(shared[j] for j in same_title):
+            held.add(i)
+    return held
+
+
+def split_corpus(poems: list[dict], held: set[int], seed: int = SEED) -> tuple[list[int], list[int]]:
+    """(training indices, calibration indices), both disjoint from ``held``."""
+    rest = [i for i in range(len(poems)) if i not in held]
+    rng = random.Random(seed)
+    regular = [i for i in rest if _is_regular(poems[i]["lines"])]
+    calib = set(rng.sample(regular, min(CALIBRATION_SIZE, len(regular))))
+    train = [i for i in rest if i not in calib]
+    return train, sorted(calib)
+
+
+def _is_regular(lines: list[str]) -> bool:
+    """Four or more lines, all of one length 5 or 7 (the shapes the game plays)."""
+    return 4 <= len(lines) <= 24 and len(lines) % 2 == 0 and len({len(x) for x in lines}) == 1 and len(lines[0]) in (5, 7)
+
+
+# --- the character trigram LM (interpolated Kneser-Ney) ----------------------------------------
+
+
+def build_lm(lines: list[str], prune: int = 2, stock_threshold: int = 20) -> dict[str, np.ndarray]:
+    chars = Counter(ch for line in lines for ch in line)
+    vocab = lm_module.BOS + lm_module.EOS + lm_module.UNK + "".join(ch for ch, _ in chars.most_common())
+    index = {ch: i for i, ch in enumerate(vocab)}
+    V = len(vocab)
+    bos, eos = index[lm_module.BOS], index[lm_module.EOS]
+    seqs = []
+    for line in lines:
+        seqs.append(np.array([bos, bos] + [index[ch] for ch in line] + [eos], dtype=np.int64))
+    U = np.concatenate([s[:-2] for s in seqs])
+    Vv = np.concatenate([s[1:-1] for s in seqs])
+    W = np.concatenate([s[2:] for s in seqs])
+    keys3, c3 = np.unique((U * V + Vv) * V + W, return_counts=True)
+
+    def discount(counts: np.ndarray) -> float:
+        n1, n2 = int((counts == 1).sum()), int((counts == 2).sum())
+        return n1 / (n1 + 2 * n2)
+
+    D3 = discount(c3)
+    ctx3 = keys3 // V  # (u,v) as u*V+v
+    # bigram level: continuation counts N1+(. v w), raw counts for contexts starting a line
+    key2_of3 = keys3 % (V * V)
+    keys2, ckn2 = np.unique(key2_of3, return_counts=True)
+    raw2 = np.bincount(np.searchsorted(keys2, key2_of3), weights=c3, minlength=len(keys2))
+    v_of2 = keys2 // V
+    cnt2 = np.where(v_of2 == bos, raw2, ckn2).astype(np.float64)
+    D2 = discount(cnt2.astype(np.int64))
+    den2 = np.bincount(v_of2, weights=cnt2, minlength=V)
+    # unigram continuation P1(w) = N1+(. w) / N1+(. .), with a little uniform mass for the unseen
+    w_of2 = keys2 % V
+    cont1 = np.bincount(w_of2, minlength=V).astype(np.float64)
+    cont1[bos] = 0
+    p1 = 0.999 * cont1 / cont1.sum() + 0.001 / V
+    p1[bos] = 1e-12
+    # prune: trigrams seen fewer than `prune` times, bigrams whose count is below `prune`
+    keep3 = c3 >= prune
+    keys2_ctx = np.unique(ctx3)
+    ci = np.searchsorted(keys2_ctx, ctx3)
+    ctx_total = np.bincount(ci, weights=c3)
+    d3_all = np.maximum(c3 - D3, 0) / ctx_total[ci]
+    kept_mass = np.bincount(ci[keep3], weights=d3_all[keep3], minlength=len(keys2_ctx))
+    g2_ctx = 1.0 - kept_mass  # normalised back-off weight of each trigram context
+    keep2 = cnt2 >= prune
+    d2_all = np.maximum(cnt2 - D2, 0) / den2[v_of2]
+    kept2_mass = np.bincount(v_of2[keep2], weights=d2_all[keep2], minlength=V)
+    g1 = np.where(den2 > 0, 1.0 - kept2_mass, 1.0)
+    # the bigram table holds kept bigrams and contexts of kept trigrams
+    ctx_needed = np.unique(ctx3[keep3])
+    k2 = np.union1d(keys2[keep2], ctx_needed)
+    pos = np.searchsorted(keys2, k2)
+    d2 = np.where(np.isin(k2, keys2[keep2]), d2_all[np.minimum(pos, len(keys2) - 1)], 0.0)
+    g2 = np.ones(len(k2))
+    pc = np.searchsorted(keys2_ctx, k2)
+    has_ctx = (pc < len(keys2_ctx)) & (keys2_ctx[np.minimum(pc, len(keys2_ctx) - 1)] == k2)
+    g2[has_ctx] = g2_ctx[pc[has_ctx]]
+    log(f"LM: V={V} trigrams {len(keys3)} kept {int(keep3.sum())}, bigram table {len(k2)}, D3={D3:.3f} D2={D2:.3f}")
+    return {
+        "vocab": np.array(vocab),
+        "p1": p1.astype(np.float32),
+        "g1": g1.astype(np.float32),
+        "k2": k2.astype(np.int64),
+        "d2": d2.astype(np.float32),
+        "g2": g2.astype(np.float32),
+        "k3": keys3[keep3].astype(np.int64),
+        "d3": d3_all[keep3].astype(np.float32),
+        "c3": np.minimum(c3[keep3], 65535).astype(np.uint16),
+        "stock_threshold": np.array(stock_threshold),
+    }
+
+
+# --- topic vectors, IDF, 對仗 classes ----------------------------------------------------------
+
+
+def build_vectors(poems: list[dict], train: list[int], dims: int = 96, pair_dims: int = 40,
+                  classes: int = 60) -> dict[str, np.ndarray]:
+    from scipy import sparse
+    from sklearn.cluster import KMeans
+    from sklearn.decomposition import TruncatedSVD
+
+    docs = ["".join(poems[i]["lines"]) for i in train]
+    freq = Counter(ch for d in docs for ch in d)
+    chars = [ch for ch, n in freq.most_common() if n >= 3]
+    index = {ch: i for i, ch in enumerate(chars)}
+    # character × poem, sublinear tf × idf; LSA gives each character a topic vector
+    rows, cols, vals = [], [], []
+    df = np.zeros(len(chars))
+    for j, d in enumerate(docs):
+        for ch, n in Counter(d).items():
+            i = index.get(ch)
+            if i is not None:
+                rows.append(i)
+                cols.append(j)
+                vals.append(1 + math.log(n))
+                df[i] += 1
+    idf = np.log((1 + len(docs)) / (1 + df)) + 1
+    X = sparse.csr_matrix((vals, (rows, cols)), shape=(len(chars), len(docs)))
+    X = sparse.diags(idf) @ X
+    svd = TruncatedSVD(n_components=dims, random_state=SEED, algorithm="randomized", n_iter=5)
+    vec = svd.fit_transform(X)
+    vec /= np.linalg.norm(vec, axis=1, keepdims=True) + 1e-9
+    weights = np.array([freq[ch] for ch in chars], dtype=np.float64)
+    vec -= (weights[:, None] * vec).sum(0) / weights.sum()  # centre: shared "poetry-ness" removed
+    vec /= np.linalg.norm(vec, axis=1, keepdims=True) + 1e-9
+    log(f"topic vectors: {len(chars)} chars × {dims}")
+
+    # 對仗: characters aligned in the 頷聯 and 頸聯 of training 律詩 (8 lines of 5 or 7)
+    pairs = Counter()
+    n_couplets = 0
+    for i in train:
+        lines = poems[i]["lines"]
+        if len(lines) == 8 and len({len(x) for x in lines}) == 1 and len(lines[0]) in (5, 7):
+            for a, b in ((lines[2], lines[3]), (lines[4], lines[5])):
+                n_couplets += 1
+                for x, y in zip(a, b):
+                    if x in index and y in index and x != y:
+                        pairs[(index[x], index[y])] += 1
+                        pairs[(index[y], index[x])] += 1
+    keys = list(pairs)
+    M = sparse.csr_matrix(([pairs[k] for k in keys], ([k[0] for k in keys], [k[1] for k in keys])),
+                          shape=(len(chars), len(chars)))
+    total = M.sum()
+    rs = np.asarray(M.sum(1)).ravel()
+    M = M.tocoo()
+    pmi = np.log(M.data * total / (rs[M.row] * rs[M.col]) + 1e-12)
+    pmi = np.maximum(pmi, 0)
+    P = sparse.csr_matrix((pmi, (M.row, M.col)), shape=M.shape)
+    psvd = TruncatedSVD(n_components=pair_dims, random_state=SEED, algorithm="randomized", n_iter=5)
+    pvec = psvd.fit_transform(P)
+    pvec /= np.linalg.norm(pvec, axis=1, keepdims=True) + 1e-9
+    seen = rs >= 5  # characters aligned often enough to have a class
+    km = KMeans(n_clusters=classes, random_state=SEED, n_init=3)
+    km.fit(pvec[seen])
+    pclass = np.full(len(chars), -1, dtype=np.int16)
+    pclass[seen] = km.labels_
+    pvec[~seen] = 0
+    log(f"對仗 classes: {n_couplets} couplets, {int(seen.sum())} chars in {classes} classes")
+    return {
+        "chars": np.array("".join(chars)),
+        "topic": vec.astype(np.float16),
+        "idf": idf.astype(np.float32),
+        "pair": pvec.astype(np.float16),
+        "pair_class": pclass,
+    }
+
+
+def build_word_idf(poems: list[dict], train: list[int], min_df: int = 3) -> list[tuple[str, float]]:
+    """IDF of jieba words (two characters or more) over the simplified training poems."""
+    from poetry.grading import _tokenizer
+    from poetry.text import to_simplified
+
+    tok = _tokenizer()
+    df = Counter()
+    for i in train:
+        words = set()
+        for line in poems[i]["lines"]:
+            words.update(w for w in tok.lcut(to_simplified(line), HMM=False) if len(w) >= 2)
+        df.update(words)
+    n = len(train)
+    rows = [(w, math.log((1 + n) / (1 + c)) + 1) for w, c in df.most_common() if c >= min_df]
+    log(f"word IDF: {len(rows)} words")
+    return rows
+
+
+# --- degraded copies and the combining model ---------------------------------------------------
+
+
+def load_tones() -> dict[str, str]:
+    """char → 平 / 仄 / both from data/pingshui.tsv (common readings only)."""
+    tones: dict[str, set[str]] = {}
+    for line in (DATA / "pingshui.tsv").read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        ch, readings = line.split("\t")[:2]
+        for r in readings.split():
+            if r.endswith("*"):
+                continue
+            tones.setdefault(ch, set()).add("平" if r.startswith(("上平", "下平")) else "仄")
+    return {ch: (next(iter(t)) if len(t) == 1 else "either") for ch, t in tones.items()}
+
+
+class Degrader:
+    """Make the three kinds of degraded copy used to train and evaluate the grading."""
+
+    def __init__(self, pool: list[dict], char_freq: Counter, seed: int = SEED):
+        self.rng = random.Random(seed)
+        self.by_shape: dict[tuple[int, int], list[dict]] = {}
+        for p in pool:
+            self.by_shape.setdefault((len(p["lines"]), len(p["lines"][0])), []).append(p)
+        self.by_len: dict[int, list[dict]] = {}
+        for p in pool:
+            self.by_len.setdefault(len(p["lines"][0]), []).append(p)
+        self.pool = pool
+        tones = load_tones()
+        self.by_tone: dict[str, tuple[list[str], list[float]]] = {}
+        for tone in ("平", "仄"):
+            chars = [c for c, n in char_freq.most_common(4000) if tones.get(c) == tone]
+            self.by_tone[tone] = (chars, [char_freq[c] for c in chars])
+        self.tones = tones
+
+    def shuffled(self, poem: dict) -> dict:
+        """Each line after the first taken from the same position of another poem of the same shape."""
+        n, k = len(poem["lines"]), len(poem["lines"][0])
+        donors = [d for d in self.by_shape.get((n, k), ()) if d is not poem]
+        if len(donors) < 3:  # a rare shape: any poem whose first line has the same length
+            donors = [d for d in self.by_len.get(k, ()) if d is not poem] or [d for d in self.pool if d is not poem]
+        lines = [poem["lines"][0]]
+        for i in range(1, n):
+            d = self.rng.choice(donors)
+            lines.append(d["lines"][i % len(d["lines"])])
+        return {**poem, "lines": lines}
+
+    def corrupted(self, poem: dict, rate: float = 0.25) -> dict:
+        """A quarter of the characters replaced by frequent characters of the same tone."""
+        lines = []
+        for line in poem["lines"]:
+            out = []
+            for ch in line:
+                tone = self.tones.get(ch)
+                if tone in ("平", "仄") and self.rng.random() < rate:
+                    chars, weights = self.by_tone[tone]
+                    ch = self.rng.choices(chars, weights)[0]
+                out.append(ch)
+            lines.append("".join(out))
+        return {**poem, "lines": lines}
+
+    def off_topic(self, poem: dict) -> dict:
+        """The title of another poem."""
+        d = self.rng.choice(self.pool)
+        while normalise_title(d["title"]) == normalise_title(poem["title"]):
+            d = self.rng.choice(self.pool)
+        return {**poem, "title": d["title"]}
+
+
+def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
+    """Fit the criteria calibrators and the combining logistic regression on the calibration split."""
+    from sklearn.linear_model import LogisticRegression
+
+    from poetry import grading
+
+    grading.reload_models()
+    pool = [poems[i] for i in calib]
+    freq = Counter(ch for i in train[:20000] for line in poems[i]["lines"] for ch in line)
+    deg = Degrader(pool, freq)
+    feats: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": []}
+    t0 = time.time()
+    for n, p in enumerate(pool):
+        feats["real"].append(grading.features(p["lines"], p["title"]))
+        feats["shuffled"].append(grading.features(deg.shuffled(p)["lines"], p["title"]))
+        feats["corrupted"].append(grading.features(deg.corrupted(p)["lines"], p["title"]))
+        feats["off_topic"].append(grading.features(p["lines"], deg.off_topic(p)["title"]))
+        if n % 1000 == 999:
+            log(f"features {n + 1}/{len(pool)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
+    # parallel couplets: real 頷聯/頸聯 of calibration 律詩 against random line pairs
+    rng = random.Random(SEED)
+    lu_pos, lu_neg = [], []
+    lus = [p for p in pool if len(p["lines"]) == 8]
+    for p in lus:
+        for a, b in ((2, 3), (4, 5)):
+            lu_pos.append(grading.couplet_features(p["lines"][a], p["lines"][b]))
+            q = rng.choice(lus)
+            while len(q["lines"][0]) != len(p["lines"][0]) or q is p:
+                q = rng.choice(lus)
+            lu_neg.append(grading.couplet_features(p["lines"][a], q["lines"][b]))
+
+    # any poem's couplets: the two lines of a real couplet against a line and a stranger's line
+    cp_pos, cp_neg = [], []
+    for p in pool[:3000]:
+        lines = p["lines"]
+        k = 2 * rng.randrange(len(lines) // 2)
+        cp_pos.append(grading.couplet_features(lines[k], lines[k + 1]))
+        q = rng.choice(pool)
+        while len(q["lines"][0]) != len(lines[0]) or q is p:
+            q = rng.choice(pool)
+        cp_neg.append(grading.couplet_features(lines[k], q["lines"][k % len(q["lines"]) | 1]))
+
+    def fit(pos: list[dict], neg: list[dict], names: list[str]) -> dict:
+        X = np.array([[f[n] for n in names] for f in pos + neg])
+        y = np.array([1] * len(pos) + [0] * len(neg))
+        mu, sd = X.mean(0), X.std(0) + 1e-9
+        clf = LogisticRegression(C=1.0, max_iter=1000).fit((X - mu) / sd, y)
+        from sklearn.metrics import roc_auc_score
+
+        auc = roc_auc_score(y, clf.decision_function((X - mu) / sd))
+        log(f"  {names}: AUC {auc:.3f}")
+        return {"features": names, "mean": mu.tolist(), "scale": sd.tolist(),
+                "coef": clf.coef_[0].tolist(), "intercept": float(clf.intercept_[0]), "train_auc": auc}
+
+    model = {"criteria": {}, "generated": dt.date.today().isoformat()}
+    C = grading.CRITERION_FEATURES
+    model["criteria"]["fluency"] = fit(feats["real"], feats["corrupted"], C["fluency"])
+    model["criteria"]["coherence"] = fit(feats["real"], feats["shuffled"], C["coherence"])
+    titled = [f for f in feats["real"] if f["has_title"]]
+    off = [f for f in feats["off_topic"] if f["has_title"]]
+    model["criteria"]["ends"] = fit(feats["real"], feats["shuffled"], C["ends"])
+    model["criteria"]["relevance"] = fit(titled, off, C["relevance"])
+    model["criteria"]["parallel"] = fit(lu_pos, lu_neg, grading.COUPLET_FEATURES)
+    model["criteria"]["couplet"] = fit(cp_pos, cp_neg, ["topic_cos", "pair_cos", "tone_opposed"])
+    neg = feats["shuffled"] + feats["corrupted"] + feats["off_topic"]
+    model["combined"] = fit(feats["real"] * 3, neg, grading.COMBINED_FEATURES)
+    # freshness: the corpus distribution of the stock share (for the explanation's scale)
+    stock = np.array([f["stock_share"] for f in feats["real"]])
+    model["stock_share_quantiles"] = np.quantile(stock, [0.1, 0.5, 0.9]).tolist()
+    return model
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
+    parser.add_argument("--stage", choices=["all", "lm", "model"], default="all")
+    args = parser.parse_args(argv)
+    logging.getLogger("jieba").setLevel(logging.WARNING)
+    corpus = Path(args.corpus)
+    poems = load_corpus(corpus)
+    anthology = load_anthology(corpus)
+    held = heldout_matches(poems, anthology)
+    train, calib = split_corpus(poems, held)
+    log(f"corpus {len(poems)} poems: held out {len(held)} (唐詩三百首 {len(anthology)}), calibration {len(calib)}, training {len(train)}")
+    if args.stage in ("all", "lm"):
+        lines = [line for i in train for line in poems[i]["lines"]]
+        np.savez_compressed(DATA / lm_module.LM_FILE, **build_lm(lines))
+        np.savez_compressed(DATA / lm_module.LM_REVERSED_FILE, **build_lm([x[::-1] for x in lines]))
+        np.savez_compressed(DATA / "grading_vectors.npz", **build_vectors(poems, train))
+        rows = build_word_idf(poems, train)
+        with open(DATA / "grading_words.tsv", "w", encoding="utf-8") as fh:
+            fh.write("# jieba words (simplified) of the 全唐詩 training split with their IDF; made by "
+                     f"scripts/build_grading.py on {dt.date.today().isoformat()}; source chinese-poetry (MIT)\n")
+            for w, v in rows:
+                fh.write(f"{w}\t{v:.3f}\n")
+    if args.stage in ("all", "model"):
+        model = build_model(poems, calib, train)
+        model["splits"] = {"heldout": len(held), "calibration": len(calib), "training": len(train)}
+        (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
+        log("wrote data/grading_model.json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

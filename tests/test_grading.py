@@ -1,0 +1,204 @@
+"""Grading: criteria on real verse (唐詩三百首, held out of the models) and hand-made degradations."""
+
+import io
+import json
+
+import pytest
+
+from poetry import cli
+from poetry.errors import MalformedPoemError
+from poetry.grading import (
+    CRITERIA,
+    DEFAULT_THRESHOLDS,
+    GRADES,
+    clean_title,
+    grade_poem,
+    merge_thresholds,
+    parallel_score,
+    split_lines,
+    suggest_grade,
+)
+
+# 杜甫《春望》, 王維《山居秋暝》, 杜甫《登高》: all in 唐詩三百首, so no model was trained on them.
+CHUNWANG = "國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。烽火連三月，家書抵萬金。白頭搔更短，渾欲不勝簪。"
+SHANJU = "空山新雨後，天氣晚來秋。明月松間照，清泉石上流。竹喧歸浣女，蓮動下漁舟。隨意春芳歇，王孫自可留。"
+DENGGAO = ("風急天高猿嘯哀，渚清沙白鳥飛回。無邊落木蕭蕭下，不盡長江滾滾來。"
+           "萬里悲秋常作客，百年多病獨登臺。艱難苦恨繁霜鬢，潦倒新停濁酒杯。")
+
+
+def lines_of(text):
+    return split_lines(text)
+
+
+def as_text(lines):
+    return "".join(line + ("，" if i % 2 == 0 else "。") for i, line in enumerate(lines))
+
+
+def test_split_lines_drops_notes_and_punctuation():
+    assert split_lines("床前明月光（一作看月光），疑是地上霜。\n舉頭望明月，低頭思故鄉。") == [
+        "床前明月光", "疑是地上霜", "舉頭望明月", "低頭思故鄉"]
+
+
+def test_clean_title_drops_numbering():
+    assert clean_title("秋興八首 其一") == "秋興"
+    assert clean_title(None) == ""
+
+
+def test_grade_has_every_criterion_in_range():
+    g = grade_poem(CHUNWANG, title="春望")
+    assert g.grade in GRADES
+    assert set(g.criteria) == set(CRITERIA)
+    for name, c in g.criteria.items():
+        assert c["score"] is None or 0 <= c["score"] <= 1, name
+        assert c["explanation"], name
+    assert g.reasons and g.form == "五言律詩"
+
+
+@pytest.mark.parametrize("a,b", [("明月松間照", "清泉石上流"), ("竹喧歸浣女", "蓮動下漁舟"),
+                                 ("感時花濺淚", "恨別鳥驚心"), ("無邊落木蕭蕭下", "不盡長江滾滾來")])
+def test_parallel_couplet_scores_above_non_parallel(a, b):
+    strangers = ["王孫自可留", "家書抵萬金", "潦倒新停濁酒杯", "天氣晚來秋"]
+    for other in strangers:
+        if len(other) == len(b):
+            assert parallel_score(a, b) > parallel_score(a, other) + 0.3
+
+
+def test_lushi_with_parallel_middle_couplets_scores_higher_on_couplets():
+    real = grade_poem(SHANJU, title="山居秋暝")
+    lines = lines_of(SHANJU)
+    lines[3], lines[5] = lines[5], lines[3]  # 頷聯 and 頸聯 no longer parallel
+    broken = grade_poem(as_text(lines), title="山居秋暝")
+    assert real.criteria["聯句切當"]["score"] > broken.criteria["聯句切當"]["score"]
+
+
+@pytest.mark.parametrize("text,title,donor", [(CHUNWANG, "春望", SHANJU), (SHANJU, "山居秋暝", CHUNWANG)])
+def test_shuffled_poem_scores_below_its_original(text, title, donor):
+    real, other = lines_of(text), lines_of(donor)
+    mixed = [real[i] if i % 2 == 0 else other[i] for i in range(len(real))]
+    g_real, g_mixed = grade_poem(text, title=title), grade_poem(as_text(mixed), title=title)
+    assert g_mixed.score < g_real.score
+    assert g_mixed.criteria["貫理"]["score"] < g_real.criteria["貫理"]["score"]
+
+
+def test_corrupted_poem_reads_less_fluently():
+    lines = lines_of(DENGGAO)
+    # the same tones, other characters: 平 for 平, 仄 for 仄
+    corrupt = ["風急天高猿嘯哀", "渚清沙白鳥飛回", "無邊落木蕭蕭下", "不盡長江滾滾來",
+               "萬里悲秋常作客", "百年多病獨登臺", "艱難苦恨繁霜鬢", "潦倒新停濁酒杯"]
+    corrupt[2] = "無邊綠石蕭蕭下"
+    corrupt[4] = "萬里悲花常寄客"
+    corrupt[6] = "艱難苦去繁心鬢"
+    corrupt[7] = "潦倒新停國酒杯"
+    real = grade_poem(DENGGAO, title="登高")
+    bad = grade_poem(as_text(corrupt), title="登高")
+    assert bad.criteria["一氣呵成"]["score"] < real.criteria["一氣呵成"]["score"]
+    assert bad.score < real.score
+    assert lines != corrupt
+
+
+@pytest.mark.parametrize("text,title,wrong", [(SHANJU, "山居秋暝", "出塞"), (CHUNWANG, "春望", "送友人"),
+                                              (DENGGAO, "登高", "閨怨")])
+def test_off_topic_title_scores_below_the_real_one(text, title, wrong):
+    right, off = grade_poem(text, title=title), grade_poem(text, title=wrong)
+    assert off.criteria["貼題"]["score"] < right.criteria["貼題"]["score"]
+    assert off.score < right.score
+
+
+def test_no_title_means_no_relevance_score():
+    g = grade_poem(SHANJU)
+    assert g.criteria["貼題"]["score"] is None
+
+
+def test_title_line_in_text_is_used():
+    g = grade_poem("山居秋暝\n" + SHANJU)
+    assert g.title == "山居秋暝" and g.criteria["貼題"]["score"] is not None
+
+
+def test_thresholds_change_the_suggested_grade():
+    g = grade_poem(CHUNWANG, title="春望")
+    assert grade_poem(CHUNWANG, title="春望", thresholds={"荒牌": 0.99, "中品": 0.995}).grade == "荒牌"
+    assert grade_poem(CHUNWANG, title="春望", thresholds={"中品": 0.0, "上品": 0.0, "上品_floor": 0.0}).grade == "上品"
+    assert g.grade in ("上品", "中品")
+
+
+def test_suggest_grade_rules():
+    good = {n: {"score": 0.9} for n in CRITERIA}
+    assert suggest_grade(0.95, good)[0] == "上品"
+    assert suggest_grade(0.7, good)[0] == "中品"
+    assert suggest_grade(0.4, good)[0] == "下品"
+    bad_form = dict(good, 平仄和暢={"score": 0.2})
+    assert suggest_grade(0.4, bad_form)[0] == "荒牌"
+    assert suggest_grade(0.95, dict(good, 聯句切當={"score": 0.2}))[0] == "中品"
+    assert suggest_grade(0.9, dict(good, 貫理={"score": 0.01}))[0] == "荒牌"
+
+
+def test_merge_thresholds_validates():
+    assert merge_thresholds({"中品": 0.6})["中品"] == 0.6
+    assert merge_thresholds(None) == dict(DEFAULT_THRESHOLDS)
+    with pytest.raises(ValueError):
+        merge_thresholds({"甲品": 0.5})
+    with pytest.raises(ValueError):
+        merge_thresholds({"中品": 2})
+
+
+@pytest.mark.parametrize("text", ["", "   ", "hello world", "床前明月光"])
+def test_unreadable_poems_raise(text):
+    with pytest.raises(MalformedPoemError):
+        grade_poem(text)
+
+
+def test_cli_jsonl_keeps_going_after_a_bad_line(tmp_path, monkeypatch):
+    rows = [{"id": "a", "title": "春望", "text": CHUNWANG}, "not json", {"id": "c", "text": ""},
+            {"id": "d", "title": "登高", "text": DENGGAO}]
+    path = tmp_path / "poems.jsonl"
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    assert cli.main(["grade", "--format", "jsonl", str(path)]) == 0
+    results = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [r["id"] for r in results] == ["a", 2, "c", "d"]
+    assert results[0]["grade"] in GRADES and set(results[0]["criteria"]) == set(CRITERIA)
+    assert "error" in results[1] and "error" in results[2]
+    assert results[3]["grade"] in GRADES
+
+
+def test_cli_text_format(tmp_path, monkeypatch):
+    path = tmp_path / "poem.txt"
+    path.write_text("登高\n" + DENGGAO, encoding="utf-8")
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    assert cli.main(["grade", str(path)]) == 0
+    text = out.getvalue()
+    assert text.split()[0] in GRADES and "聯句切當" in text and "理由" in text
+
+
+# --- the training excludes every evaluation poem -------------------------------------------------
+
+
+def _poem(title, text, **extra):
+    return {"title": title, "lines": split_lines(text), **extra}
+
+
+def test_heldout_matches_finds_versions_of_anthology_poems():
+    from scripts.build_grading import heldout_matches, split_corpus
+
+    anthology = [_poem("春望", CHUNWANG), _poem("登高", DENGGAO)]
+    variant = CHUNWANG.replace("渾欲", "渾慾")  # one character differs
+    corpus = [
+        _poem("春望", CHUNWANG, id="exact"),
+        _poem("春望（一作春日）", variant, id="variant"),  # same title, shares lines
+        _poem("無題", as_text(lines_of(DENGGAO)[:4] + lines_of(SHANJU)[:2]), id="half"),  # 4 of 6 lines
+        _poem("山居秋暝", SHANJU, id="other"),
+        _poem("雜詩", as_text([lines_of(CHUNWANG)[0]] + lines_of(SHANJU)[1:]), id="one-line"),
+    ]
+    held = heldout_matches(corpus, anthology)
+    assert {corpus[i]["id"] for i in held} == {"exact", "variant", "half"}
+    train, calib = split_corpus(corpus, held)
+    assert not (set(train) | set(calib)) & held
+    assert sorted(train + calib) == [i for i in range(len(corpus)) if i not in held]
+
+
+def test_normalise_title_ignores_numbering_and_punctuation():
+    from scripts.build_grading import normalise_title
+
+    assert normalise_title("秋興八首 其一") == normalise_title("秋興八首·其二") == "秋興"
