@@ -36,6 +36,7 @@
     output: document.getElementById("poem-report"),
     rhymeBookSelect: select,
     storageKey: KEY,
+    maxLength: max,
     onChange: updateCount,
     onReport: updateChip,
     onBusy: function (on) { chip.classList.toggle("check-chip-busy", on); },

@@ -41,6 +41,8 @@
  *   onReport(report, error)  called after each check: the API's report, or null and a message.
  *   onBusy(busy)             called with true when a check starts, false when it ends.
  *   delay          Debounce in milliseconds before a check. Default 250.
+ *   maxLength      Longest draft sent for checking (the API's limit). Default 2000; longer drafts stay in
+ *                  the textarea with a message.
  *   strings        UI words. Default: the JSON in <script id="poem-editor-strings">.
  *
  * attach() returns a controller:
@@ -140,7 +142,7 @@
 
   function attach(textarea, options) {
     if (!textarea || textarea.tagName !== "TEXTAREA") throw new Error("PoemEditor.attach needs a <textarea>");
-    var opts = Object.assign({ endpoint: "/api/check", delay: 250, rule: null, hand: null }, options || {});
+    var opts = Object.assign({ endpoint: "/api/check", delay: 250, rule: null, hand: null, maxLength: 2000 }, options || {});
     if (!opts.rule && opts.mode) opts.rule = opts.mode;  // `mode` is accepted as another name for `rule`
     var S = Object.assign({}, readStrings(), opts.strings || {});
     var output = typeof opts.output === "string" ? document.querySelector(opts.output) : opts.output;
@@ -244,6 +246,18 @@
         setMessage(S.empty, "hint");
         busy(false);
         if (typeof opts.onReport === "function") opts.onReport(null, null);
+        return;
+      }
+      var length = Array.from(text).length;
+      if (length > opts.maxLength) {
+        // Over the API's limit: say so here rather than send it (the draft itself is untouched).
+        sequence += 1;
+        lastReport = null;
+        body.classList.add("pe-stale");
+        setVerdict("");
+        setMessage(fill(S.tooLong, { count: length, max: opts.maxLength }), "warn");
+        busy(false);
+        if (typeof opts.onReport === "function") opts.onReport(null, S.tooLong);
         return;
       }
       var mine = ++sequence;

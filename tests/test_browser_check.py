@@ -253,3 +253,14 @@ def test_markup_in_a_draft_stays_text(live_server, new_page):
     assert dialogs == []
     page.reload()
     assert page.input_value("#poem-text") == hostile
+
+
+def test_a_draft_over_the_limit_is_kept_and_explained(live_server, new_page):
+    page = new_page()
+    open_check(page, live_server)
+    long_draft = "\n".join(DENG_GAO) * 40  # 2,600+ characters
+    page.fill("#poem-text", long_draft)
+    page.wait_for_selector(".pe-message-warn")
+    assert "2000" in page.locator(".pe-message").inner_text()
+    assert page.locator(".check-count-over").count() == 1
+    assert page.input_value("#poem-text") == long_draft
