@@ -623,7 +623,12 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     violations = a.violations
     notes = a.notes
 
-    for i in range(n):
+    if not detail:
+        _judge_brief(a, lines, entries, states, ends, mism, masks, group, neighbours, split, L, broken)
+        n_lines = n
+    else:
+        n_lines = 0
+    for i in range(n_lines if not detail else 0, n):
         key, end = keys[i], ends[i]
         std, sp, sz = _std_masks(L, key, end)
         mm, forgiven = mism[i][states[i]]
@@ -769,6 +774,77 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
                 a.required[i][j] = None
             if st[-1] == "rhyme_wrong":
                 st[-1] = "rhyme"
+
+
+def _judge_brief(a, lines, entries, states, ends, mism, masks, group, neighbours, split, L, broken) -> None:
+    """The verdict of every line without statuses, notes or messages (batch mode); the same rules as
+    the detailed loop in _analyse_regulated, which tests/test_checker.py holds it to."""
+    n = len(lines)
+    violations = a.violations
+    add = violations.append
+    strict = _STRICT[L]
+    t3, t4 = L - 3, L - 2
+    b3, b4 = 1 << t3, 1 << t4
+    last = L - 1
+    lastbit = 1 << last
+    tail3 = b3 | b4 | lastbit
+    lone = L - 5
+    prev = None
+    for i in range(n):
+        s = states[i]
+        mm = mism[i][s][0]
+        ln = i + 1
+        if i and s != ((1 - prev) if i % 2 else prev):
+            add((ln, 2, "opposition" if i % 2 else "adhesion", "error", "", None))
+            broken.add(i)
+            mm &= ~2
+            chain_ok = False
+        else:
+            chain_ok = True
+        prev = s
+        inverted = False
+        if mm:
+            broken.add(i)
+            if chain_ok and mm == strict:
+                inverted = True
+                add((ln, 2, "opposition" if i % 2 or i == 0 else "adhesion", "error", "", None))
+            else:
+                for j in range(1, last, 2):
+                    if mm >> j & 1:
+                        add((ln, j + 1, "tone", "error", "", None))
+        foot = entries[i][-1]
+        end = ends[i]
+        if end == PING:
+            if group is not None and group in foot.ping:
+                if split:
+                    add((ln, L, "rhyme", "error", "", None))
+            elif foot.code & _UNK:
+                pass
+            elif i == 0 and foot.ping & neighbours:
+                add((ln, L, "rhyme", "note", "", None))
+            else:
+                add((ln, L, "rhyme", "error", "", None))
+        else:
+            if not foot.code & _ANY_Z:
+                broken.add(i)
+                add((ln, L, "tone", "error", "", None))
+            elif group and group in foot.ping:
+                add((ln, L, "rhyme", "note", "", None))
+        if inverted:
+            continue
+        p, z, cp, cz = masks[i]
+        # the tail of the line's pattern: s == 0 is key 平
+        if end == PING:
+            if (s == 0) == (L == 5):  # 平平仄仄平 / 仄仄平平仄仄平: 孤平
+                if not mm and (cp & ~lastbit).bit_count() <= 1:
+                    broken.add(i)
+                    add((ln, lone + 1, "lone_ping", "error", "", None))
+            elif not cz & tail3:  # 仄仄仄平平 / 平平仄仄仄平平: 三平尾
+                broken.add(i)
+                add((ln, t3 + 1, "triple_ping_tail", "error", "", None))
+        elif (s == 0) == (L == 5):  # 平平平仄仄 / 仄仄平平平仄仄: 三仄尾
+            if not cp & tail3:
+                add((ln, t3 + 1, "other", "note", "", None))
 
 
 def _analyse_six(a: _Analysis, lines, entries, table) -> None:
