@@ -1,4 +1,4 @@
-"""The rhyme books: 平水韻 (default) and 中華新韻; for each character its readings, 平/仄 and rhyme group.
+"""The rhyme books: 平水韻 (default), 中華新韻 and 中華通韻; for each character its readings, 平/仄, group.
 
 A book answers every character: found directly, through a variant spelling (青 → 靑, 说 → 説), through a
 simplified form (发 → 發/髮, readings merged), or, in no book at all, by a guess from modern Mandarin that
@@ -10,9 +10,12 @@ the result marks (``CharInfo.guessed``). Usage::
     >>> book.rhyme_groups_of("青")
     ('下平九靑',)
 
-Tables are parsed once on first use (``get_rhyme_book`` is cached) and CharInfo objects are built lazily
-and memoised, so start-up stays small and a lookup is one dict access. opencc and pypinyin are imported
-only for the guesses and the 新韻.
+A 多音字's readings are marked common or rare (``Reading.common``), as learned from the Tang corpus by
+scripts/build_rhyme_book.py: 不 is 仄 with a rare 平 reading; 看 is 可平可仄. Tables are parsed once on
+first use (``get_rhyme_book`` is cached) and CharInfo objects are built lazily and memoised, so start-up
+stays small and a lookup is one dict access. Neither opencc nor pypinyin is imported: Mandarin readings
+(the modern books, the guesses) come from the generated data/xinyun*.tsv, pypinyin only for a char
+missing from them.
 """
 
 from __future__ import annotations
@@ -412,6 +415,7 @@ class XinyunBook(RhymeBook):
         self._groups = {g: tuple(groups.get(g, ())) + tuple(rare_members.get(g, ())) for g in names}
         self._load_variants(data_dir, with_groups=False)
         self._neighbours = _neighbour_map(XINYUN_NEIGHBOURS) if scheme == "xinyun" else {}
+        self._table = MappingProxyType(self._table)  # type: ignore[assignment]
 
     def _parse(self, field: str) -> tuple[Reading, ...]:
         """'kan4 kan1*' → readings in this book's groups (syllables it does not class are dropped)."""
