@@ -53,6 +53,7 @@ _GENERIC_TOP = 200  # the most frequent characters define the "generic" pseudo-t
 _REFINE_ROUNDS = 2  # k-means-like reassignment rounds after the clustering
 _LEXICON_WEIGHT = 0.5  # share of the lexicon theme in a named group's prototype
 _STRENGTH_SCALE = 2.0  # Σ weight² of a clear theme of ~8 characters, mapped to a score near 0.6
+_WEAK_SHARE = 0.0  # groups with less than this share of the strongest group's strength dissolve
 _MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
 
 
@@ -272,7 +273,7 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
     if not known:
         return []
     matrix = vectors.matrix[[vectors.index[forms[i]] for i in known]]
-    raw = matrix @ lex.centroids.T  # (n, themes)
+    raw = matrix @ lex.centroids.T  # (n, themes + generic)
     # specificity: a generic character (之, 一, 去) is about as close to every theme
     affinity = raw - raw.mean(axis=1, keepdims=True)
     labels = _cluster(matrix)
@@ -320,7 +321,7 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
                 if forms[known[r]] in lex.seed_sets[group["theme"]]:
                     seed_of.setdefault(r, k)
     baseline = raw[:, :-1].mean(axis=1)
-    for _ in range(_REFINE_ROUNDS):
+    def reassign(found: list[dict[str, Any]]) -> np.ndarray:
         protos = []
         for group in found:
             centre = matrix[group["rows"]].mean(axis=0) if group["rows"] else np.zeros(matrix.shape[1])
@@ -330,29 +331,41 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
             protos.append(centre / (np.linalg.norm(centre) + 1e-12))
         sims = matrix @ np.vstack(protos).T - baseline[:, None]
         best = sims.argmax(axis=1)
+        slot = {id(g): k for k, g in enumerate(found)}
         for group in found:
             group["rows"] = []
         for r in range(len(known)):
-            if r in seed_of:
-                found[seed_of[r]]["rows"].append(r)
+            if r in seed_of and seed_of[r] in slot:
+                found[slot[seed_of[r]]]["rows"].append(r)
             elif specific[r] and sims[r, best[r]] >= _MEMBER_SIMILARITY:
                 found[best[r]]["rows"].append(r)
+        return sims
 
-    # A character's weight in its group: how much nearer it is to the group's theme than to themes on
-    # average (for a group named by its central characters, to the group's own centre). The group's
-    # strength sums the squares, so a few characters that are clearly of the theme (巖 壑 澗) outweigh
-    # many that merely lean towards it.
-    out = []
-    for group in found:
+    def weights(group: dict[str, Any]) -> np.ndarray:
         rows = sorted(group["rows"])
-        if len(rows) < _MIN_GROUP:
-            continue
         if group["theme"] is not None:
             weight = affinity[rows, group["theme"]]
         else:
             centre = matrix[rows].mean(axis=0)
             weight = matrix[rows] @ (centre / (np.linalg.norm(centre) + 1e-12)) - baseline[rows]
-        weight = np.clip(weight, 0.0, None)
+        return np.clip(weight, 0.0, None)
+
+    seed_of = {r: id(found[k]) for r, k in seed_of.items()}
+    for _ in range(_REFINE_ROUNDS):
+        reassign(found)
+    # groups much weaker than the strongest are noise of the deal: their characters try the others
+    found = [g for g in found if len(g["rows"]) >= _MIN_GROUP]
+    if found:
+        strength = [float((weights(g) ** 2).sum()) for g in found]
+        found = [g for g, s in zip(found, strength) if s >= _WEAK_SHARE * max(strength)]
+        reassign(found)
+
+    out = []
+    for group in found:
+        rows = sorted(group["rows"])
+        if len(rows) < _MIN_GROUP:
+            continue
+        weight = weights(group)
         out.append({"theme": group["theme"], "members": [known[r] for r in rows],
                     "sims": {known[r]: float(w) for r, w in zip(rows, weight)},
                     "strength": float((weight**2).sum())})

@@ -38,6 +38,7 @@ VOCAB = 6000
 DIM = 160
 WEIGHTS = {"line": 1.0, "couplet": 1.0}
 SEED = 20261129
+EIGEN_POWER = 0.5  # rows are U · Σ^p
 
 _NOTE = re.compile(r"[（(][^（）()]*[）)]")
 _BRACKET = re.compile(r"\[[^\]]*\]")
@@ -131,7 +132,7 @@ def build(corpus: Path, vocab_size: int = VOCAB, dim: int = DIM) -> tuple[list[s
         svd = TruncatedSVD(n_components=dim, algorithm="randomized", n_iter=7, random_state=SEED)
         u = svd.fit_transform(ppmi)  # = U · Σ
         bar.update(1)
-    vectors = u / np.sqrt(svd.singular_values_)  # U · √Σ
+    vectors = u * svd.singular_values_ ** (EIGEN_POWER - 1.0)  # U · Σ^p
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-12
     return vocab, vectors.astype(np.float32)
 
