@@ -65,6 +65,43 @@ def after(counts: collections.Counter) -> tuple[dict[str, float], collections.Co
     return {k: v / total for k, v in shares.items()}, unresolved
 
 
+def anthology_check(path: Path) -> tuple[collections.Counter, list[str]]:
+    """Strict slots of 唐詩三百首's regular-shape 絕句/律詩 (best-fitting pattern): how many the book
+    calls 可平可仄, and which need a char's rare reading (these should be 拗 or 古絕 poems)."""
+    import json
+
+    from poetry.text import strip_notes
+
+    book = get_rhyme_book()
+    stats: collections.Counter = collections.Counter()
+    rare_uses = []
+    with open(path, encoding="utf-8") as fh:
+        anthology = json.load(fh)
+    for section in anthology["content"]:
+        if "律詩" not in section["type"] and "絕句" not in section["type"]:
+            continue
+        for poem in section["content"]:
+            lines = build_rhyme_book.regular_lines([strip_notes("".join(poem["paragraphs"]))])
+            if not lines:
+                continue
+            fits = []
+            for ping_start in (True, False):
+                slots = build_rhyme_book.strict_slots(len(lines), len(lines[0]), ping_start)
+                clashes = sum(book.tone_of(lines[i][p]).value not in (t, "可平可仄", "?") for i, p, t in slots)
+                fits.append((clashes, slots))
+            clashes, slots = min(fits, key=lambda f: f[0])
+            stats["poems"] += 1
+            for i, pos, tone in slots:
+                info = book.lookup(lines[i][pos])
+                stats["slots"] += 1
+                if info.tone is Tone.EITHER:
+                    stats["either"] += 1
+                elif info.tone.value != tone and any(r.tone.value == tone for r in info.readings):
+                    stats["rare"] += 1
+                    rare_uses.append(f"{poem['chapter']}「{lines[i]}」{lines[i][pos]}({clashes} clashes)")
+    return stats, rare_uses
+
+
 def timings(counts: collections.Counter) -> dict[str, float]:
     # CPU time inside a fresh interpreter (the shared machine's load makes wall time noisy); best of 5
     code = (
@@ -102,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     b = before(counts)
     a, unresolved = after(counts)
     t = timings(counts)
+    anthology = args.corpus.parent / "tangshisanbaishou.json"
     print(f"corpus: {len(poems)} poems, {total} character tokens, {len(counts)} distinct chars")
     print("| measure | before (raw table) | after |")
     print("| --- | --- | --- |")
@@ -114,6 +152,13 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"unresolved: {len(unresolved)} distinct chars, {sum(unresolved.values())} tokens; most frequent:")
     print(" ".join(f"{c}{n}" for c, n in unresolved.most_common(args.top)))
+    if anthology.exists():
+        stats, rare_uses = anthology_check(anthology)
+        print()
+        print(f"唐詩三百首, {stats['poems']} regular-shape 絕句/律詩, {stats['slots']} strict slots: "
+              f"{stats['either']} ({stats['either'] / stats['slots']:.1%}) 可平可仄, {stats['rare']} "
+              f"({stats['rare'] / stats['slots']:.2%}) filled by a rare reading:")
+        print("; ".join(rare_uses))
     print()
     print(f"CPU time in a fresh interpreter: import poetry.prosody {t['import'] * 1000:.1f} ms (the poetry package "
           f"included); first get_rhyme_book() {t['build'] * 1000:.1f} ms; get_rhyme_book('xinyun') "
