@@ -177,6 +177,7 @@
     var undoState = null;
     var messageKind = "";
     var composing = false;
+    var retryDelay = 0;
 
     function rhymeBook() {
       if (opts.rhymeBookSelect && opts.rhymeBookSelect.value) return opts.rhymeBookSelect.value;
@@ -280,6 +281,7 @@
         inflight = null;
         busy(false);
         lastCheckedText = text;
+        if (result.status < 500) retryDelay = 0;
         if (result.ok) {
           lastReport = result.data;
           render(result.data);
@@ -308,7 +310,8 @@
       body.classList.add("pe-stale");
       setMessage(S.network, "warn");
       if (typeof opts.onReport === "function") opts.onReport(null, S.network);
-      retryTimer = setTimeout(check, 3000);
+      retryDelay = Math.min(30000, retryDelay ? retryDelay * 2 : 3000);  // 3 s, 6 s … at most 30 s
+      retryTimer = setTimeout(check, retryDelay);
     }
 
     // ---- drawing the report ------------------------------------------------------------------

@@ -264,3 +264,15 @@ def test_a_draft_over_the_limit_is_kept_and_explained(live_server, new_page):
     assert "2000" in page.locator(".pe-message").inner_text()
     assert page.locator(".check-count-over").count() == 1
     assert page.input_value("#poem-text") == long_draft
+
+
+def test_a_lost_connection_keeps_the_draft_and_recovers(live_server, new_page):
+    page = new_page()
+    open_check(page, live_server)
+    page.route("**/api/check", lambda route: route.abort("connectionrefused"))
+    page.fill("#poem-text", "\n".join(PLANTED))
+    page.wait_for_selector(".pe-message-warn")
+    assert page.input_value("#poem-text") == "\n".join(PLANTED)
+    page.unroute("**/api/check")
+    page.locator(f'{WRONG_TILE}[data-status="wrong"]').wait_for(timeout=15000)  # the retry comes back
+    assert page.locator(".pe-message-warn").count() == 0
