@@ -266,3 +266,15 @@ def test_check_page_in_simplified_script(client):
     assert "平仄检查" in html
     strings = re.search(r'id="poem-editor-strings">(.*?)</script>', html, re.S)
     assert json.loads(strings.group(1))["rhymeBooks"]["pingshui"] == "平水韵"
+
+
+def test_a_checker_fault_is_a_422_that_keeps_the_poet_informed(client, monkeypatch):
+    import views.check
+
+    def broken(*args, **kwargs):
+        raise IndexError("a bug in the checker")
+
+    monkeypatch.setattr(views.check, "check_poem", broken)
+    response = post(client, {"text": DENG_GAO})
+    assert response.status_code == 422
+    assert "詩稿仍在" in response.get_json()["detail"]
