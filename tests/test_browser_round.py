@@ -18,8 +18,15 @@ DOCS = os.path.join(os.path.dirname(__file__), "..", "docs", "screenshots")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
-def shot(page, name):
-    path = screenshot(page, name)
+def shot(page, name, full_page=True):
+    """Screenshot to test-artifacts/ and docs/screenshots/; full_page=False: what the screen shows now."""
+    if full_page:
+        path = screenshot(page, name)
+    else:
+        path = os.path.abspath(os.path.join(os.path.dirname(screenshot.__code__.co_filename), "..",
+                                            "test-artifacts", f"{name}.png"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        page.screenshot(path=path)
     os.makedirs(DOCS, exist_ok=True)
     shutil.copy(path, os.path.join(DOCS, f"{name}.png"))
 
@@ -43,6 +50,7 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
     host.fill("#title", "春日西湖雅集")
     host.fill("#host_name", "東坡")
     host.fill("#penalty", "荒牌者罰酒三杯")
+    shot(host, "round-new-desktop")
     host.click("#create-button")
     host.wait_for_selector("#created:not([hidden])")
     code = host.inner_text("#created-code").strip()
@@ -61,6 +69,12 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
         page.click("#join-form button")
         page.wait_for_selector(f"#seats .seat:has-text('{name}') .badge-you")
         players.append(page)
+
+    new_on_phone = new_page(**PHONE)
+    new_on_phone.goto(live_server + "/r/new")
+    new_on_phone.click("input[value='jizi']")
+    assert new_on_phone.is_visible("#wildcards")
+    no_sideways_scroll(new_on_phone)
 
     # the lobby filled up live on the 詩伯's page, without a reload
     host.wait_for_selector("#seats .seat:has-text('魯直')", timeout=5000)
@@ -120,10 +134,10 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
     watcher.locator("#editor-panel").scroll_into_view_if_needed()
     watcher.wait_for_timeout(600)  # let the live check draw its report
     shot(watcher, "round-editor-desktop")
-    phone.locator("#editor-panel").scroll_into_view_if_needed()
+    phone.evaluate("document.querySelector('#editor-panel').scrollIntoView()")
     phone.wait_for_timeout(600)
     no_sideways_scroll(phone)
-    shot(phone, "round-editor-phone")
+    shot(phone, "round-editor-phone", full_page=False)
 
     # a rhyme foot from outside the hand is refused with the reason, the draft stays
     outside = next(c for c in "山江風月花雪雲水天人春秋" if c not in watcher.inner_text("#hand"))

@@ -335,6 +335,8 @@ def test_events_stream_public_changes(tmp_path, make_app):
     last = re.findall(r"^id: (\d+)$", body, re.M)[-1]
     again = client.get(f"/api/rounds/{code}/events", headers={"Last-Event-ID": last}).get_data(as_text=True)
     assert "event:" not in again
+    assert client.get(f"/api/rounds/{code}/events?after=99999999999999999999").status_code == 200
+    assert client.get(f"/api/rounds/{code}/events?after=abc").status_code == 400
 
 
 def test_openapi_lists_every_api_route(client):

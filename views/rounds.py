@@ -237,7 +237,7 @@ def api_events(code: str):
     store.round_info(code)  # 404 for an unknown round before the stream starts
     after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
     try:
-        after_id = max(0, int(after))
+        after_id = min(max(0, int(after)), 2**31 - 1)  # an id, whatever a client sends
     except ValueError:
         abort(400, "「after」必須是整數。")
     seconds = float(current_app.config["EVENT_STREAM_SECONDS"])
