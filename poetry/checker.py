@@ -163,12 +163,16 @@ class _Table:
         self.mask_memo: dict[str, tuple[int, int, int, int]] = {}
         #: line costs under both keys, memoised by the line's masks and context
         self.cost_memo: dict[tuple, tuple] = {}
+        #: chars not in the book (their entries carry _UNK)
+        self.unknown: set[str] = set()
 
     def entry(self, char: str) -> _Entry:
         e = self.entries.get(char)
         if e is None:
             e = self.entries[char] = self._build(char)
             self.code_chars[ord(char)] = chr(0x30 + e.code)
+            if e.code & _UNK:
+                self.unknown.add(char)
         return e
 
     def masks(self, line: str) -> tuple[int, int, int, int]:
@@ -399,14 +403,11 @@ def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table, detai
             a.notes.append(f"{a.form}不論近體平仄。")
         _rhyme_ancient(a, lines, entries, table)
     _repeated_chars(a, lines)
-    for row in entries:
-        for e in row:
-            if e.code & _UNK:
-                _unknown_chars(a, lines, entries)
-                break
-        else:
-            continue
-        break
+    if plain:
+        if table.unknown and not table.unknown.isdisjoint("".join(lines)):
+            _unknown_chars(a, lines, entries)
+    elif any(e.code & _UNK for row in entries for e in row):
+        _unknown_chars(a, lines, entries)
     a.regulated = not a.ancient and not any(v[3] == "error" for v in a.violations)
     if len(a.violations) > 1:
         a.violations.sort(key=lambda v: (v[0], v[1]))
@@ -972,7 +973,7 @@ def _prepare(text: str, table: _Table, fast: bool = False):
             entry = table.entry
             entries = []
             for s in quick:
-                row = [get(c) for c in s]
+                row = list(map(get, s))
                 if None in row:
                     row = [entry(c) for c in s]
                 entries.append(row)
@@ -1190,8 +1191,13 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui") -> lis
         except ValueError:
             out.append(dumps({"id": ident, "error": "此行不是 JSON 物件。"}, ensure_ascii=False))
             continue
-        verdict = {"id": ident, **verdict}
-        out.append(dumps(verdict, ensure_ascii=False))
+        # the verdict line by hand: every field but the id is a known plain string, int or bool
+        found = ", ".join(
+            f'{{"line": {v["line"]}, "pos": {v["pos"]}, "kind": "{v["kind"]}", "severity": "{v["severity"]}"}}'
+            for v in verdict["violations"]
+        )
+        regulated = "true" if verdict["regulated"] else "false"
+        out.append(f'{{"id": {dumps(ident, ensure_ascii=False)}, "form": "{verdict["form"]}", "regulated": {regulated}, "violations": [{found}]}}')
     return out
 
 
@@ -1212,8 +1218,13 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
         return
     import multiprocessing
 
+    # Look every char up once before forking, so the workers share one warm table.
+    table = _table_for(book)
+    for char in set("".join(raw_lines)):
+        if char >= "\u3400":
+            table.entry(char)
     size = 1500
-    chunks = [(raw_lines[k : k + size], rhyme_book) for k in range(0, len(raw_lines), size)]
+    chunks = [(raw_lines[k : k + size], book.name) for k in range(0, len(raw_lines), size)]
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers) as pool:
         for lines in pool.imap(_jsonl_worker, chunks):
