@@ -108,6 +108,8 @@ def _cmd_themes(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  韻：{r.group}（{''.join(r.feet)}）\n")
         if s.titles:
             out.write("  題：" + "、".join(f"「{t}」" for t in s.titles) + "\n")
+        if s.words:
+            out.write("  詞：" + " ".join(s.words) + "\n")
     return 0
 
 

@@ -6,6 +6,8 @@ Three read-only data files, loaded once on first use (never at import):
   learned from 全唐詩 by ``scripts/build_models.py`` (positive PMI of co-occurrence in a line, a couplet and
   a short poem, reduced with TruncatedSVD). Other features may reuse them through :func:`char_vectors` and
   :func:`vector_of`.
+- ``data/vectors_words.tsv``: two-character words of Tang verse that jieba's dictionary knows (白雲 明月 …),
+  offered per theme as words the hand can spell.
 - ``data/themes.json``: the theme lexicon, written by hand (name, description, seed characters, titles).
 
 :func:`suggest_themes` groups the hand with scikit-learn's agglomerative clustering (cosine distance, average
@@ -36,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 VECTORS_FILE = "vectors.npy"
 VOCAB_FILE = "vectors_vocab.txt"
+WORDS_FILE = "vectors_words.tsv"
 THEMES_FILE = "themes.json"
 
 #: At most this many Chinese characters in one request (a hand is 150; a whole stack is 600).
@@ -189,6 +192,7 @@ class ThemeSuggestion:
     rhymes: tuple[RhymeOption, ...]  #: groups with ≥ MIN_FEET 平 feet in the hand, best for the theme first
     titles: tuple[str, ...]  #: two or three title suggestions (none for 其他)
     description: str = ""  #: the lexicon's one line, when the name is a lexicon theme
+    words: tuple[str, ...] = ()  #: two-character words of Tang verse the hand can spell, of this theme
 
 
 # --- input -----------------------------------------------------------------------------------------
@@ -372,6 +376,39 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
     return out
 
 
+# --- words ----------------------------------------------------------------------------------------
+
+
+@cache
+def _load_words(directory: str | None) -> tuple[tuple[str, int], ...]:
+    """(word, count) of data/vectors_words.tsv, most used first: 白雲 1279, 明月 969 …"""
+    path = data_path(WORDS_FILE, directory)
+    if not path.exists():
+        return ()
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            word, count = line.rstrip("\n").split("\t")
+            rows.append((word, int(count)))
+    return tuple(rows)
+
+
+def _words(theme_forms: Sequence[str], hand_forms: Mapping[str, str], words: Sequence[tuple[str, int]],
+           limit: int = 8) -> tuple[str, ...]:
+    """Words whose two characters are both in the hand and at least one in the theme, the theme's own
+    first, then by use in Tang verse; spelled as the hand spells them."""
+    own = set(theme_forms)
+    found = []
+    for word, count in words:
+        a, b = word[0], word[1]
+        if a != b and a in hand_forms and b in hand_forms and (a in own or b in own):  # one tile, one use
+            found.append((-(a in own and b in own), -count, hand_forms[a] + hand_forms[b]))
+    found.sort()
+    return tuple(w for _, _, w in found[:limit])
+
+
 # --- rhymes and titles -----------------------------------------------------------------------------
 
 
@@ -443,6 +480,8 @@ def suggest_themes(
     def tone(i: int) -> str:
         return book.lookup(forms[i]).tone.value
 
+    words = _load_words(str(data_dir) if data_dir else None)
+    spelled = {form: orig for orig, form in zip(hand, forms)}
     suggestions = []
     placed: set[int] = set()
     for group in _group_hand(forms, vectors, lex):
@@ -458,6 +497,7 @@ def suggest_themes(
                 rhymes=_rhymes(member_chars, hand, feet_by_group),
                 titles=_titles(theme, member_chars, hand),
                 description=theme.description if theme else "",
+                words=_words([forms[i] for i in members], spelled, words),
             )
         )
     suggestions.sort(key=lambda s: (-s.score, s.name))
@@ -471,7 +511,7 @@ def suggest_themes(
 
 
 def themes_to_json(suggestions: Sequence[ThemeSuggestion]) -> dict[str, Any]:
-    """The JSON shape of the CLI and the API: {"themes": [{"name", "chars", "score", "rhymes", "titles"}]}."""
+    """The JSON shape of the CLI and the API: {"themes": [{"name", "chars", "score", "rhymes", "titles", …}]}."""
     return {
         "themes": [
             {
@@ -481,6 +521,7 @@ def themes_to_json(suggestions: Sequence[ThemeSuggestion]) -> dict[str, Any]:
                 "score": s.score,
                 "rhymes": [{"group": r.group, "feet": list(r.feet), "theme_feet": r.theme_feet} for r in s.rhymes],
                 "titles": list(s.titles),
+                "words": list(s.words),
             }
             for s in suggestions
         ]

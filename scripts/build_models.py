@@ -14,7 +14,11 @@ Writes data/vectors.npy (float16, one L2-normalised row per character) and data/
 3. Positive PMI with context-distribution smoothing (α = 0.75), then scikit-learn TruncatedSVD
    (fixed random_state) to DIM dimensions, rows scaled by √σ and L2-normalised.
 
-A rebuild from the same corpus gives the same vectors. It runs in about a minute on one core.
+4. Words (詞) for drafting: two-character sequences of the lines seen at least MIN_WORD_COUNT times whose
+   simplified form is a word of jieba's dictionary (through poetry.themes.tokenizer(), the one place that
+   imports jieba), written to data/vectors_words.tsv with their corpus counts, most used first.
+
+A rebuild from the same corpus gives the same files. It runs in about a minute on one core.
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ from scipy import sparse
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "quantangshi.jsonl.gz"
 
 VOCAB = 6000
 DIM = 160
 WEIGHTS = {"line": 1.0, "couplet": 1.0}
+MIN_WORD_COUNT = 10
 SEED = 20261129
 EIGEN_POWER = 0.5  # rows are U · Σ^p
 
@@ -137,6 +143,27 @@ def build(corpus: Path, vocab_size: int = VOCAB, dim: int = DIM) -> tuple[list[s
     return vocab, vectors.astype(np.float32)
 
 
+def build_words(corpus: Path, vocab: list[str]) -> list[tuple[str, int]]:
+    """Two-character words of the corpus that jieba's dictionary knows, with their corpus counts."""
+    from poetry.text import to_simplified
+    from poetry.themes import tokenizer
+
+    known = set(vocab)
+    counts: Counter[str] = Counter()
+    for poem in read_corpus(corpus):
+        for couplet in poem:
+            for line in couplet:
+                counts.update(line[i : i + 2] for i in range(len(line) - 1))
+    freq = tokenizer().FREQ
+    words = []
+    for word, n in tqdm(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])), desc="words", unit="bigram"):
+        if n < MIN_WORD_COUNT:
+            break
+        if word[0] in known and word[1] in known and freq.get(to_simplified(word), 0) > 0:
+            words.append((word, n))
+    return words
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -152,8 +179,12 @@ def main(argv: list[str] | None = None) -> int:
     np.save(args.out / "vectors.npy", vectors.astype(np.float16))
     with open(args.out / "vectors_vocab.txt", "w", encoding="utf-8") as fh:
         fh.write("\n".join(vocab) + "\n")
-    size = (args.out / "vectors.npy").stat().st_size + (args.out / "vectors_vocab.txt").stat().st_size
-    print(f"{len(vocab)} characters × {vectors.shape[1]} dimensions, {size / 1e6:.2f} MB")
+    words = build_words(args.corpus, vocab)
+    with open(args.out / "vectors_words.tsv", "w", encoding="utf-8") as fh:
+        fh.write(f"# word<TAB>count in the lines of 全唐詩; made by scripts/build_models.py, do not edit\n")
+        fh.writelines(f"{w}\t{n}\n" for w, n in words)
+    size = sum((args.out / name).stat().st_size for name in ("vectors.npy", "vectors_vocab.txt", "vectors_words.tsv"))
+    print(f"{len(vocab)} characters × {vectors.shape[1]} dimensions, {len(words)} words, {size / 1e6:.2f} MB")
     return 0
 
 

@@ -137,6 +137,10 @@
       } else {
         body.appendChild(el("p", "theme-none", s.noRhyme));
       }
+      if (theme.words && theme.words.length) {
+        body.appendChild(el("h4", null, s.words));
+        body.appendChild(el("p", "theme-words", theme.words.join("　")));
+      }
       body.appendChild(el("h4", null, s.titles));
       body.appendChild(radioGroup("title-" + uid + "-" + index, theme.titles.map(function (t) {
         return { value: t, node: el("span", "theme-title", "「" + t + "」") };

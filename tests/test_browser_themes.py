@@ -28,6 +28,7 @@ def test_paste_a_hand_pick_a_theme_start_a_draft(live_server, new_page):
     page.click('.theme-card[data-theme="水村釣"] .theme-pick')
     lit = page.eval_on_selector_all("#hand .tile.theme-hl", "ns => ns.map(n => n.dataset.char)")
     assert {"漁", "磯", "釣", "萍"} <= set(lit) and not {"峰", "壑", "之"} & set(lit)
+    assert "漁舟" in page.inner_text('.theme-card[data-theme="水村釣"] .theme-words')
     assert page.locator("#hand.theme-focus").count() == 1
     screenshot(page, "themes-desktop")
 

@@ -302,3 +302,17 @@ def test_themes_page(client):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert 'id="themes-panel"' in html and "themes.js" in html
+
+
+def test_words_are_spelled_from_the_hand_and_the_theme():
+    hand = random_hand(WATER_VILLAGE + "舟釣", 2)
+    result = suggest_themes(hand)
+    fishing = result[names(result).index("水村釣")]
+    own = {c.char for c in fishing.chars}
+    assert "漁舟" in fishing.words
+    for word in fishing.words:
+        assert len(word) == 2 and word[0] != word[1]
+        assert set(word) <= set(hand) and set(word) & own
+    simplified = suggest_themes(to_simplified("".join(hand)))
+    assert "渔舟" in simplified[names(simplified).index("水村釣")].words
+    assert next(s for s in result if s.name == OTHER).words == ()
