@@ -152,20 +152,22 @@
     }
     output.classList.add("pe-output");
 
-    // Fixed parts of the report area: status line (verdict + working), message, body.
+    // Fixed parts of the report area: a head row (message on the left, working sign on the right,
+    // the verdict for screen readers), then the report body.
     var head = el("div", "pe-head");
     var verdict = el("p", "pe-verdict");
     verdict.setAttribute("aria-live", "polite");
     verdict.setAttribute("role", "status");
+    var message = el("p", "pe-message");
+    message.setAttribute("aria-live", "polite");
     var working = el("span", "pe-working", S.working);
     working.hidden = true;
     working.setAttribute("aria-hidden", "true");
     head.appendChild(verdict);
+    head.appendChild(message);
     head.appendChild(working);
-    var message = el("p", "pe-message");
-    message.setAttribute("aria-live", "polite");
     var body = el("div", "pe-body");
-    output.replaceChildren(head, message, body);
+    output.replaceChildren(head, body);
 
     var timer = null;
     var retryTimer = null;
