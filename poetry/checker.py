@@ -1069,13 +1069,10 @@ def _hand_set(hand: Iterable[str] | None) -> set[str] | None:
     chars: set[str] = set()
     for tile in hand:
         chars.update(str(tile))
-    try:
+    if not _simplified_only().isdisjoint(chars):  # a simplified hand: its traditional forms too
         from poetry.text import to_traditional
 
-        if chars:
-            chars |= set(to_traditional("".join(sorted(chars))))
-    except Exception:  # pragma: no cover - OpenCC missing: the hand as given
-        pass
+        chars |= set(to_traditional("".join(sorted(chars))))
     return chars
 
 

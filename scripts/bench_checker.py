@@ -271,18 +271,28 @@ def run_speed() -> dict:
         t = time.perf_counter()
         subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env, check=True, cwd=ROOT)
         starts.append(time.perf_counter() - t)
+    import resource
+
     runs = []
+    cpus = []
     for _ in range(3):
         with open(src, "rb") as fin, open(tmp / "out.jsonl", "wb") as fout:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
             subprocess.run(cmd, stdin=fin, stdout=fout, env=env, check=True, cwd=ROOT)
             runs.append(time.perf_counter() - t)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     out_lines = (tmp / "out.jsonl").read_text(encoding="utf-8").splitlines()
-    errors = sum(1 for line in out_lines if '"error"' in line)
-    regulated = sum(1 for line in out_lines if '"regulated": true' in line)
+    rows = [json.loads(line) for line in out_lines]
+    errors = sum(1 for row in rows if "error" in row)
+    regulated = sum(1 for row in rows if row.get("regulated"))
     best = min(runs)
     print(f"== speed ({n} regular-shape Tang poems) ==")
     print(f"jsonl CLI whole process: best {best:.2f} s of {['%.2f' % r for r in runs]} → {n / best:,.0f} poems/s")
+    cpu = min(cpus)
+    print(f"CPU time of the CLI and its workers: {cpu:.2f} s → {n / cpu:,.0f} poems per CPU-second (load-independent)")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"output lines {len(out_lines)}, unreadable {errors}, judged regulated {regulated} ({regulated / n:.1%})")
     print(f"start-up (empty batch): best {min(starts) * 1000:.0f} ms")
     check_poem(DENG_GAO)

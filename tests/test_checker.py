@@ -183,3 +183,9 @@ def test_text_that_cannot_be_read_raises_a_chinese_message(text):
 def test_a_title_line_is_kept_apart_from_the_verse():
     result = check_poem("《登高》\n" + DENG_GAO)
     assert result.title == "登高" and result.line_count == 8 and result.regulated
+
+
+def test_a_simplified_hand_marks_the_traditional_chars_of_the_poem():
+    result = check_poem(DENG_GAO, hand=["风", "鸟", "天"])
+    flags = {c.char: c.in_hand for line in result.lines for c in line.chars}
+    assert flags["風"] and flags["鳥"] and flags["天"] and not flags["猿"]
