@@ -56,7 +56,10 @@
  *   notify(text, kind, action)  show a message above the report; kind "hint" | "warn" | "done";
  *                        action {label, run} adds a button (e.g. undo). "done" messages stay until the next edit.
  *   report()             the last report (or null)
+ *   locate()             where each reported character sits in the draft: [[offset, length] …] per line
  *   destroy()            detach listeners
+ *
+ * PoemEditor.locate(text, lines) is the same mapping for any text and report lines.
  */
 (function () {
   "use strict";
@@ -655,7 +658,9 @@
       check: check,
       report: function () { return lastReport; },
       setOptions: function (partial) {
-        Object.assign(opts, partial || {});
+        partial = Object.assign({}, partial || {});
+        if (partial.mode !== undefined && partial.rule === undefined) partial.rule = partial.mode;
+        Object.assign(opts, partial);
         check();
       },
       setText: function (text, how) {
