@@ -11,7 +11,7 @@ below is what the migrations must produce (tests/test_store.py compares them).
 
 Usage::
 
-    >>> store = Store("sqlite://")            # doctest: +SKIP
+    >>> store = Store("sqlite://")            # an in-memory database, migrated
     >>> created = store.create_round(title="春日山行", host_name="東坡")
     >>> created["seat"], len(created["code"])
     (1, 6)
@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import secrets
 import threading
 import unicodedata
@@ -992,8 +991,3 @@ def _turn_order(first: int | None) -> list[int] | None:
     if not first:
         return None
     return [(first - 1 + i) % PLAYERS + 1 for i in range(PLAYERS)]
-
-
-def database_url_from_env(default: str) -> str:
-    """DATABASE_URL from the environment, else the given default (used by scripts)."""
-    return os.environ.get("DATABASE_URL") or default
