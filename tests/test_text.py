@@ -75,6 +75,9 @@ def test_one_simplified_char_for_several_traditional():
     assert poem.alternatives[1][1][0] == "髮" and "發" in poem.alternatives[1][1]
     assert traditional_candidates("后", chosen="後") == ("後", "后")
     assert traditional_candidates("山") == ("山",)
+    # forms Tang verse never uses are not offered: 傢 for 家, the tree 机 for 機
+    assert traditional_candidates("家") == ("家",)
+    assert traditional_candidates("机", chosen="機") == ("機",)
 
 
 def test_simplified_and_traditional_give_the_same_lines():
