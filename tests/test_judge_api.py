@@ -54,3 +54,114 @@ def test_bad_requests_answer_400_in_chinese(client, payload, needle):
     assert res.status_code == 400
     body = res.get_json()
     assert needle in body["detail"]
+
+
+# --- the 詩伯's dashboard and grades ------------------------------------------------------------
+
+from tests.judge_fixtures import bearer, judged_round  # noqa: E402
+
+
+@pytest.fixture
+def judged(app, client):
+    code, tokens = judged_round(app, client)
+    return client, code, tokens
+
+
+def test_dashboard_data_for_the_judge(judged):
+    client, code, tokens = judged
+    res = client.get(f"/api/rounds/{code}/judge", headers=bearer(tokens[1]))
+    assert res.status_code == 200
+    data = res.get_json()
+    entries = {e["seat"]: e for e in data["entries"]}
+    assert set(entries) == {1, 2, 3, 4}
+    for e in entries.values():
+        s = e["poem"]["suggestion"]
+        assert s["grade"] in GRADES and set(s["criteria"]) == set(CRITERIA)
+        assert e["poem"]["lines"] and e["poem"]["lines"][0][0]["mark"]
+    # the jumbled poem is suggested below the real ones
+    assert entries[3]["poem"]["suggestion"]["score"] < min(entries[s]["poem"]["suggestion"]["score"] for s in (1, 2, 4))
+    assert entries[3]["poem"]["suggestion"]["grade"] in ("下品", "荒牌")
+    assert data["ranking"]["summary"] == "詩伯尚未評品。"
+
+
+def test_dashboard_thresholds_from_the_query(judged):
+    client, code, tokens = judged
+    data = client.get(f"/api/rounds/{code}/judge?荒牌=0.999", headers=bearer(tokens[1])).get_json()
+    assert data["thresholds"]["荒牌"] == 0.999
+    assert {e["poem"]["suggestion"]["grade"] for e in data["entries"]} == {"荒牌"}
+
+
+@pytest.mark.parametrize("who", [None, 2])
+def test_only_the_judge_sees_the_dashboard_and_grades(judged, who):
+    client, code, tokens = judged
+    client = client.application.test_client()  # no seat cookie
+    headers = bearer(tokens[who]) if who else {}
+    assert client.get(f"/api/rounds/{code}/judge", headers=headers).status_code == 403
+    assert client.get(f"/r/{code}/judge", headers=headers).status_code == 403
+    res = client.post(f"/api/rounds/{code}/grades", headers=headers, json={"seat": 2, "grade": "上品"})
+    assert res.status_code == 403 and "詩伯" in res.get_json()["detail"]
+
+
+def test_grading_ranks_names_losers_and_publishes(judged):
+    client, code, tokens = judged
+    host = bearer(tokens[1])
+    for seat, grade in ((1, "上品"), (2, "上品"), (3, "荒牌")):
+        res = client.post(f"/api/rounds/{code}/grades", headers=host, json={"seat": seat, "grade": grade, "comment": "好" if seat == 1 else ""})
+        assert res.status_code == 200
+    ranking = res.get_json()["ranking"]
+    assert not ranking["complete"] and "尚有詩未評" in ranking["summary"]
+    ranking = client.post(f"/api/rounds/{code}/grades", headers=host, json={"seat": 4, "grade": "下品"}).get_json()["ranking"]
+    assert ranking["complete"]
+    assert [(r["seat"], r["place"]) for r in ranking["ranking"]] == [(1, 1), (2, 1), (4, 3), (3, 4)]
+    assert {w["seat"] for w in ranking["winners"]} == {1, 2}
+    drinks = {x["seat"]: x["drink"] for x in ranking["losers"]}
+    assert drinks[4] == "罰酒三杯" and "加倍" in drinks[3]
+    # a grade changed replaces the old one
+    client.post(f"/api/rounds/{code}/grades", headers=host, json={"seat": 4, "grade": "中品"})
+    assert client.post(f"/api/rounds/{code}/publish", headers=host).status_code == 200
+    results = client.get(f"/api/rounds/{code}/results").get_json()
+    assert {p["seat"]: p["grade"] for p in results["poems"]} == {1: "上品", 2: "上品", 3: "荒牌", 4: "中品"}
+    page = client.get(f"/r/{code}/results")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "成績單" in html and "荒牌加倍" in html and "好" in html and "魯直" in html
+
+
+@pytest.mark.parametrize("body,status", [
+    ({"seat": 2, "grade": "甲品"}, 400),
+    ({"seat": 9, "grade": "上品"}, 400),
+    ({"seat": "2", "grade": "上品"}, 400),
+    ({"seat": 2, "grade": "上品", "comment": 5}, 400),
+    ({"seat": 2, "grade": "上品", "extra": 1}, 400),
+    (["上品"], 400),
+])
+def test_bad_grades_answer_400(judged, body, status):
+    client, code, tokens = judged
+    res = client.post(f"/api/rounds/{code}/grades", headers=bearer(tokens[1]), json=body)
+    assert res.status_code == status and res.get_json()["detail"]
+
+
+def test_results_page_before_publication_is_409(judged):
+    client, code, _ = judged
+    client = client.application.test_client()
+    assert client.get(f"/r/{code}/results").status_code == 409
+
+
+def test_dashboard_page_renders_every_poem(judged):
+    client, code, tokens = judged
+    client.get(f"/r/{code}/k/{tokens[1]}")  # the host link sets the seat cookie
+    res = client.get(f"/r/{code}/judge")
+    assert res.status_code == 200
+    html = res.get_data(as_text=True)
+    for title in ("山居秋暝", "春望", "登高"):
+        assert title in html
+    assert html.count('class="grade-button"') == 16 and "聯句切當" in html
+
+
+def test_history_lists_rounds_of_this_device(judged):
+    client, code, tokens = judged
+    client = client.application.test_client()  # a fresh device
+    assert "還沒有牌局" in client.get("/rounds/history").get_data(as_text=True)
+    client.get(f"/r/{code}/k/{tokens[1]}")
+    html = client.get("/rounds/history").get_data(as_text=True)
+    assert "秋日雅集" in html and code in html

@@ -1,0 +1,114 @@
+/* 詩伯's dashboard: one click sets a poem's 品 (with the comment), the standing updates, 公佈 publishes. */
+(function () {
+  "use strict";
+  var root = document.getElementById("judge");
+  if (!root) return;
+  var code = root.getAttribute("data-code");
+  var base = "/api/rounds/" + encodeURIComponent(code);
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  var csrf = meta ? meta.getAttribute("content") : "";
+
+  function send(method, url, body) {
+    var headers = { "Content-Type": "application/json", "Accept": "application/json" };
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+    return fetch(url, { method: method, headers: headers, credentials: "same-origin",
+                        body: body === undefined ? undefined : JSON.stringify(body) })
+      .then(function (res) {
+        return res.json().catch(function () { return {}; }).then(function (data) {
+          if (!res.ok) throw new Error(data.detail || ("出錯了（" + res.status + "）"));
+          return data;
+        });
+      });
+  }
+
+  function renderStanding(ranking) {
+    document.getElementById("standing-summary").textContent = ranking.summary;
+    var list = document.getElementById("standing-list");
+    list.textContent = "";
+    ranking.ranking.forEach(function (r) {
+      var li = document.createElement("li");
+      li.setAttribute("data-grade", r.grade || "");
+      var place = document.createElement("span");
+      place.className = "place";
+      place.textContent = r.place || "—";
+      var pin = document.createElement("span");
+      pin.className = "pin";
+      pin.textContent = r.grade || "未評";
+      li.appendChild(place);
+      li.appendChild(document.createTextNode(" " + r.name + " "));
+      li.appendChild(pin);
+      if (!r.submitted) {
+        var note = document.createElement("span");
+        note.className = "note";
+        note.textContent = "（未交卷）";
+        li.appendChild(note);
+      }
+      list.appendChild(li);
+    });
+  }
+
+  function save(form, grade) {
+    var seat = parseInt(form.getAttribute("data-seat"), 10);
+    var status = form.querySelector(".saved");
+    var comment = form.querySelector("textarea").value;
+    status.textContent = "存檔中…";
+    status.classList.remove("error-message");
+    return send("POST", base + "/grades", { seat: seat, grade: grade, comment: comment })
+      .then(function (data) {
+        form.querySelectorAll(".grade-button").forEach(function (b) {
+          b.setAttribute("aria-pressed", b.getAttribute("data-grade") === grade ? "true" : "false");
+        });
+        form.setAttribute("data-grade", grade);
+        status.textContent = "已定：" + grade + (comment ? "，評語已存" : "");
+        renderStanding(data.ranking);
+      })
+      .catch(function (err) {
+        status.textContent = err.message;
+        status.classList.add("error-message");
+      });
+  }
+
+  document.querySelectorAll("form.verdict").forEach(function (form) {
+    var pressed = form.querySelector('.grade-button[aria-pressed="true"]');
+    if (pressed) form.setAttribute("data-grade", pressed.getAttribute("data-grade"));
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+    form.querySelectorAll(".grade-button").forEach(function (button) {
+      button.addEventListener("click", function () { save(form, button.getAttribute("data-grade")); });
+    });
+    form.querySelector("textarea").addEventListener("change", function () {
+      var grade = form.getAttribute("data-grade");
+      if (grade) save(form, grade);
+      else form.querySelector(".saved").textContent = "先點一個品第，評語隨之存下。";
+    });
+  });
+
+  var publish = document.getElementById("publish-button");
+  if (publish) {
+    publish.addEventListener("click", function () {
+      var missing = document.querySelectorAll("form.verdict:not([data-grade])").length;
+      if (missing && !window.confirm("還有 " + missing + " 首未定品，仍要公佈嗎？")) return;
+      publish.disabled = true;
+      send("POST", base + "/publish", {})
+        .then(function () { window.location.reload(); })
+        .catch(function (err) {
+          publish.disabled = false;
+          document.getElementById("publish-error").textContent = err.message;
+        });
+    });
+  }
+
+  // Live: a poem handed in or reopened elsewhere shows here (the rounds' event stream).
+  if (window.EventSource) {
+    var last = root.getAttribute("data-last-event") || "0";
+    var source = new EventSource(base + "/events?after=" + encodeURIComponent(last));
+    ["submitted", "reopened"].forEach(function (kind) {
+      source.addEventListener(kind, function () {
+        var typing = document.activeElement && document.activeElement.tagName === "TEXTAREA";
+        if (!typing) { window.location.reload(); return; }
+        var note = document.getElementById("live-note");
+        note.hidden = false;
+        note.textContent = "有人交卷或重開了，存好評語後請重新整理。";
+      });
+    });
+  }
+})();

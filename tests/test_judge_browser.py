@@ -1,0 +1,77 @@
+"""The 詩伯 grades four poems on the dashboard and publishes; a player sees the results live."""
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+from tests.conftest import screenshot
+from tests.judge_fixtures import judged_round
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def served_round(tmp_path):
+    """A live server whose app we keep, with a dealt round of four real poems."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test",
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'judge.sqlite3'}"})
+    code, tokens = judged_round(app, app.test_client())
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", code, tokens
+    server.shutdown()
+    thread.join(timeout=5)
+    app.extensions["poetry_store"].engine.dispose()
+
+
+def test_judge_grades_and_publishes(served_round, new_page):
+    base, code, tokens = served_round
+    player = new_page()
+    player.goto(f"{base}/r/{code}/k/{tokens[2]}")
+    judge = new_page()
+    judge.goto(f"{base}/r/{code}/k/{tokens[1]}")
+    judge.goto(f"{base}/r/{code}/judge")
+    sheets = judge.locator("article.sheet")
+    assert sheets.count() == 4
+    # bars are drawn for the criteria, and the jumbled poem (seat 3) is suggested low
+    assert judge.locator("#seat-1 .criteria .bar > span").count() >= 7
+    assert judge.locator("#seat-3 .suggestion .pin").inner_text() in ("下品", "荒牌")
+    screenshot(judge, "judge-dashboard")
+
+    for seat, grade in ((1, "上品"), (2, "中品"), (3, "荒牌"), (4, "上品")):
+        if seat == 4:
+            judge.fill("#comment-4", "沉鬱頓挫，結句尤佳。")
+        judge.click(f"#seat-{seat} .grade-button[data-grade='{grade}']")
+        judge.wait_for_selector(f"#seat-{seat} .grade-button[data-grade='{grade}'][aria-pressed='true']")
+        judge.wait_for_function(f"document.querySelector('#seat-{seat} .saved').textContent.includes('已定')")
+    summary = judge.locator("#standing-summary").inner_text()
+    assert "東坡" in summary and "魯直" in summary and "少游" in summary and "荒牌加倍" in summary
+    screenshot(judge, "judge-dashboard-graded")
+
+    judge.click("#publish-button")
+    judge.wait_for_selector("a.button[href$='/results']")
+    # the player's round page shows the results without a reload
+    player.wait_for_selector("#results-panel:not([hidden])", timeout=10000)
+    assert "上品" in player.locator("#results-panel").inner_text()
+
+    judge.goto(f"{base}/r/{code}/results")
+    text = judge.locator("main").inner_text()
+    assert "成績單" in text and "沉鬱頓挫" in text and "荒牌加倍" in text
+    screenshot(judge, "judge-results")
+    judge.goto(f"{base}/rounds/history")
+    assert "秋日雅集" in judge.locator("main").inner_text()
+
+
+def test_dashboard_on_a_phone(served_round, new_page):
+    base, code, tokens = served_round
+    phone = new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{base}/r/{code}/k/{tokens[1]}")
+    phone.goto(f"{base}/r/{code}/judge")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 392
+    phone.click("#seat-2 .grade-button[data-grade='中品']")
+    phone.wait_for_selector("#seat-2 .grade-button[data-grade='中品'][aria-pressed='true']")
+    screenshot(phone, "judge-dashboard-phone")
