@@ -102,6 +102,39 @@ def anthology_check(path: Path) -> tuple[collections.Counter, list[str]]:
     return stats, rare_uses
 
 
+def script_check(path: Path) -> tuple[int, collections.Counter]:
+    """唐詩三百首 typed in simplified (OpenCC t2s) against the original: chars whose tone differs when the
+    simplified char's traditional candidates are merged (as the checker does), by (char, candidates)."""
+    import json
+
+    from poetry.text import parse_poem, to_simplified
+
+    book = get_rhyme_book()
+
+    def merged(forms: tuple[str, ...]) -> Tone:
+        tones = set()
+        for form in forms:
+            tone = book.tone_of(form)
+            tones |= {Tone.PING, Tone.ZE} if tone is Tone.EITHER else {tone}
+        tones.discard(Tone.UNKNOWN)
+        return Tone.EITHER if len(tones) == 2 else next(iter(tones), Tone.UNKNOWN)
+
+    with open(path, encoding="utf-8") as fh:
+        anthology = json.load(fh)
+    chars = 0
+    differ: collections.Counter = collections.Counter()
+    for section in anthology["content"]:
+        for poem in section["content"]:
+            text = "\n".join(poem["paragraphs"])
+            hant, hans = parse_poem(text), parse_poem(to_simplified(text))
+            for line, alternatives in zip(hant.lines, hans.alternatives):
+                for char, forms in zip(line, alternatives):
+                    chars += 1
+                    if book.tone_of(char) is not merged(forms):
+                        differ[f"{char}←{'/'.join(forms)}"] += 1
+    return chars, differ
+
+
 def timings(counts: collections.Counter) -> dict[str, float]:
     # CPU time inside a fresh interpreter (the shared machine's load makes wall time noisy); best of 5
     code = (
@@ -159,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{stats['either']} ({stats['either'] / stats['slots']:.1%}) 可平可仄, {stats['rare']} "
               f"({stats['rare'] / stats['slots']:.2%}) filled by a rare reading:")
         print("; ".join(rare_uses))
+        chars, differ = script_check(anthology)
+        print(f"唐詩三百首 typed in simplified: {sum(differ.values())} of {chars} chars change tone "
+              f"(candidates merged): " + " ".join(f"{k}×{n}" for k, n in differ.most_common()))
     print()
     print(f"CPU time in a fresh interpreter: import poetry.prosody {t['import'] * 1000:.1f} ms (the poetry package "
           f"included); first get_rhyme_book() {t['build'] * 1000:.1f} ms; get_rhyme_book('xinyun') "
