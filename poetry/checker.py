@@ -229,8 +229,7 @@ class _Table:
         chars = self._tone_chars.get(tone)
         if chars is None:
             book = self.book
-            names = [g for g in book.groups if (g[1] == "平") == (tone == PING)]
-            columns = [book.chars_in_group(g)[:40] for g in names]
+            columns = [book.chars_in_group(g)[:40] for g in book.groups]
             seen: dict[str, None] = {}
             want = _CP if tone == PING else _CZ
             for depth in range(40):

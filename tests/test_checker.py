@@ -189,3 +189,19 @@ def test_a_simplified_hand_marks_the_traditional_chars_of_the_poem():
     result = check_poem(DENG_GAO, hand=["风", "鸟", "天"])
     flags = {c.char: c.in_hand for line in result.lines for c in line.chars}
     assert flags["風"] and flags["鳥"] and flags["天"] and not flags["猿"]
+
+
+def test_the_new_rhyme_book_reads_entering_tones_as_modern_mandarin():
+    # 中華新韻: 急 白 木 獨 are 平 today, so 《登高》 no longer keeps the pattern, and 回/杯 (ei) leave 哀/來 (ai)
+    result = check_poem(DENG_GAO, rhyme_book="xinyun")
+    assert result.rhyme_book == "xinyun" and not result.regulated
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book("xinyun")
+    assert book.tone_of("白").value == "平"
+    shan_ju = POEMS[1]["text"]  # 山居秋暝 keeps the pattern in both books (石 竹 read 平 today, in free slots)
+    assert check_poem(shan_ju, rhyme_book="xinyun").regulated
+    planted = check_poem(shan_ju.replace("明月松間照", "明星松間照"), rhyme_book="xinyun")
+    tone = [v for v in planted.violations if v.severity == "error"]
+    assert [(v.line, v.pos, v.kind) for v in tone] == [(3, 2, "tone")]
+    assert tone[0].suggestions and all(book.tone_of(c).value == "平" for c in tone[0].suggestions)
