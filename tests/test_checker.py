@@ -204,4 +204,4 @@ def test_the_new_rhyme_book_reads_entering_tones_as_modern_mandarin():
     planted = check_poem(shan_ju.replace("明月松間照", "明星松間照"), rhyme_book="xinyun")
     tone = [v for v in planted.violations if v.severity == "error"]
     assert [(v.line, v.pos, v.kind) for v in tone] == [(3, 2, "tone")]
-    assert tone[0].suggestions and all(book.tone_of(c).value == "平" for c in tone[0].suggestions)
+    assert tone[0].suggestions and all(book.tone_of(c).value == "仄" for c in tone[0].suggestions)
