@@ -380,33 +380,33 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
 
 
 @cache
-def _load_words(directory: str | None) -> tuple[tuple[str, int], ...]:
-    """(word, count) of data/vectors_words.tsv, most used first: 白雲 1279, 明月 969 …"""
+def _load_words(directory: str | None) -> Mapping[str, tuple[tuple[str, int], ...]]:
+    """data/vectors_words.tsv indexed by character: 雲 → (("白雲", 1279), ("雲山", …), …), most used first."""
     path = data_path(WORDS_FILE, directory)
-    if not path.exists():
-        return ()
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.startswith("#") or not line.strip():
-                continue
-            word, count = line.rstrip("\n").split("\t")
-            rows.append((word, int(count)))
-    return tuple(rows)
+    index: dict[str, list[tuple[str, int]]] = {}
+    if path.exists():
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("#") or not line.strip():
+                    continue
+                word, count = line.rstrip("\n").split("\t")
+                for char in dict.fromkeys(word):
+                    index.setdefault(char, []).append((word, int(count)))
+    return MappingProxyType({c: tuple(rows) for c, rows in index.items()})
 
 
-def _words(theme_forms: Sequence[str], hand_forms: Mapping[str, str], words: Sequence[tuple[str, int]],
-           limit: int = 8) -> tuple[str, ...]:
+def _words(theme_forms: Sequence[str], hand_forms: Mapping[str, str],
+           words: Mapping[str, tuple[tuple[str, int], ...]], limit: int = 8) -> tuple[str, ...]:
     """Words whose two characters are both in the hand and at least one in the theme, the theme's own
     first, then by use in Tang verse; spelled as the hand spells them."""
     own = set(theme_forms)
-    found = []
-    for word, count in words:
-        a, b = word[0], word[1]
-        if a != b and a in hand_forms and b in hand_forms and (a in own or b in own):  # one tile, one use
-            found.append((-(a in own and b in own), -count, hand_forms[a] + hand_forms[b]))
-    found.sort()
-    return tuple(w for _, _, w in found[:limit])
+    found = {}
+    for char in own:
+        for word, count in words.get(char, ()):
+            a, b = word[0], word[1]
+            if a != b and a in hand_forms and b in hand_forms:  # one tile, one use
+                found[word] = (-(a in own and b in own), -count, hand_forms[a] + hand_forms[b])
+    return tuple(w for _, _, w in sorted(found.values())[:limit])
 
 
 # --- rhymes and titles -----------------------------------------------------------------------------
@@ -535,7 +535,7 @@ def themes_to_json(suggestions: Sequence[ThemeSuggestion]) -> dict[str, Any]:
 def tokenizer():
     """Our own jieba Tokenizer (quiet, initialised once); the global ``jieba.cut`` is never used.
 
-    >>> "漁舟" in tokenizer().FREQ
+    >>> "渔舟" in tokenizer().FREQ  # the dictionary is in simplified script
     True
     """
     import jieba

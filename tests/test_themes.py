@@ -316,3 +316,10 @@ def test_words_are_spelled_from_the_hand_and_the_theme():
     simplified = suggest_themes(to_simplified("".join(hand)))
     assert "渔舟" in simplified[names(simplified).index("水村釣")].words
     assert next(s for s in result if s.name == OTHER).words == ()
+
+
+def test_import_poetry_loads_neither_sklearn_nor_jieba():
+    code = "import sys, poetry; print(sorted(m for m in ('sklearn', 'jieba', 'numpy') if m in sys.modules))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "sklearn" not in proc.stdout and "jieba" not in proc.stdout
