@@ -242,3 +242,35 @@ def test_tongyun_groups(char, group):
     assert tongyun.name == "tongyun"
     assert tongyun.lookup(char).readings[0].group == group
     assert len(tongyun.groups) == 16
+
+
+# --- the data files and the data_dir override ------------------------------------------------------
+
+
+def test_every_table_row_is_consistent(book):
+    groups = set(book.groups)
+    for char in ("東", "不", "看", "靑"):
+        assert set(book.lookup(char).groups) <= groups
+    # every variant row points at a form the book has, and keeps only groups that form has
+    for char, forms in book._variants.items():
+        if char in book._table:
+            continue  # the book's own entry wins over a variant row (干 is 干, not 乾/幹)
+        readings = [book._table.get(f) for f in forms]
+        if any(readings):
+            info = book.lookup(char)
+            assert info.readings, char
+            assert set(info.groups) <= {r.group for rs in readings if rs for r in rs}
+
+
+def test_book_reads_another_data_dir(tmp_path):
+    (tmp_path / "pingshui.tsv").write_text("# tiny\n東\t上平一東\n不\t入聲五物 下平十一尤*\n", encoding="utf-8")
+    (tmp_path / "variants.tsv").write_text("# tiny\n东\ts2t\t東\n", encoding="utf-8")
+    (tmp_path / "xinyun.tsv").write_text("# tiny\n東\tdong1\n", encoding="utf-8")
+    tiny = get_rhyme_book(data_dir=tmp_path)
+    assert tiny is not get_rhyme_book()
+    assert tiny.groups == ("上平一東", "下平十一尤", "入聲五物")
+    assert tiny.tone_of("东") is Tone.PING
+    assert tiny.lookup("不").rare_tones == frozenset({Tone.PING})
+    # a char this tiny book and its tiny 新韻 table lack: pypinyin's Mandarin, marked as a guess
+    guess = tiny.lookup("月")
+    assert guess.guessed and guess.tone is Tone.ZE and guess.readings == ()
