@@ -931,7 +931,10 @@ _BRACKETS = str.maketrans("", "", "[]［］")
 
 
 def _quick_lines(text: str) -> list[str] | None:
-    """Lines of a one-paragraph traditional text without parse_poem's heavier work, or None."""
+    """Lines of a one-paragraph traditional text without parse_poem's heavier work, or None (then
+    parse_poem reads it, and refuses what it must: too long, no Chinese, one line)."""
+    if len(text) > 2000:
+        return None
     text = text.strip()
     if "(" in text or "（" in text:
         previous = None
@@ -1090,7 +1093,8 @@ def _suggest(spec, a: _Analysis, table: _Table, hand: set[str] | None, used: set
         fits = lambda c: table.entry(c).code & 3 == want  # noqa: E731
     out: list[str] = []
     if hand:
-        for c in sorted(hand):
+        rank = {c: k for k, c in enumerate(pool)}
+        for c in sorted(hand, key=lambda c: (rank.get(c, len(rank)), c)):
             if c not in used and fits(c):
                 out.append(c)
                 if len(out) >= limit:

@@ -109,3 +109,10 @@ def test_check_runs_as_a_module():
     )
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["regulated"] is True
+
+
+def test_check_jsonl_refuses_an_overlong_poem_like_the_single_check(monkeypatch, capsys):
+    batch = json.dumps({"id": "long", "text": DENG_GAO * 40}, ensure_ascii=False)
+    code, out, _ = run(["check", "--format", "jsonl"], batch, monkeypatch, capsys)
+    row = json.loads(out)
+    assert code == 0 and row["id"] == "long" and "2000" in row["error"].replace(",", "")
