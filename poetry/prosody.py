@@ -234,20 +234,20 @@ def _parse_readings(field: str, cache_: dict[str, Reading]) -> tuple[Reading, ..
     return tuple(out)
 
 
-#: 鄰韻 of the 平聲 groups, as the 詩韻 tradition allows a first line to borrow them (孤雁入群) and
-#: 古體 to mix them (通押). Each set lists groups that are mutual neighbours.
+#: 鄰韻 of the 平聲 groups, as the 詩韻 tradition lets a first line borrow them (孤雁入群) and 古體 mix
+#: them (通押), after the 詞林正韻 divisions: 東冬; 江陽; 支微齊 with half of 灰; 魚虞; 佳 and 灰 halves;
+#: 眞文 with half of 元; the other half of 元 with 寒刪先; 蕭肴豪; half of 佳 with 麻; 庚靑蒸; 覃鹽咸.
+#: 歌, 尤 and 侵 stand alone. Each tuple lists mutual neighbours (a half group counts whole).
 PINGSHUI_NEIGHBOURS: tuple[tuple[str, ...], ...] = (
     ("上平一東", "上平二冬"),
     ("上平三江", "下平七陽"),
-    ("上平四支", "上平五微", "上平八齊"),
-    ("上平五微", "上平十灰"),
-    ("上平九佳", "上平十灰"),
-    ("上平九佳", "下平六麻"),
+    ("上平四支", "上平五微", "上平八齊", "上平十灰"),
     ("上平六魚", "上平七虞"),
+    ("上平九佳", "上平十灰"),
     ("上平十一眞", "上平十二文", "上平十三元"),
     ("上平十三元", "上平十四寒", "上平十五刪", "下平一先"),
     ("下平二蕭", "下平三肴", "下平四豪"),
-    ("下平五歌", "下平六麻"),
+    ("上平九佳", "下平六麻"),
     ("下平八庚", "下平九靑", "下平十蒸"),
     ("下平十三覃", "下平十四鹽", "下平十五咸"),
 )

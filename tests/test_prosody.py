@@ -274,3 +274,17 @@ def test_book_reads_another_data_dir(tmp_path):
     # a char this tiny book and its tiny 新韻 table lack: pypinyin's Mandarin, marked as a guess
     guess = tiny.lookup("月")
     assert guess.guessed and guess.tone is Tone.ZE and guess.readings == ()
+
+
+@pytest.mark.parametrize(
+    "group, neighbour",
+    [("上平六魚", "上平七虞"), ("上平十四寒", "下平一先"), ("下平二蕭", "下平四豪"), ("下平十三覃", "下平十五咸"),
+     ("上平三江", "下平七陽"), ("上平十一眞", "上平十二文")],
+)
+def test_neighbours_are_mutual(book, group, neighbour):
+    assert neighbour in book.neighbours(group) and group in book.neighbours(neighbour)
+
+
+@pytest.mark.parametrize("group", ["下平五歌", "下平十一尤", "下平十二侵"])
+def test_groups_that_stand_alone(book, group):
+    assert book.neighbours(group) == frozenset()
