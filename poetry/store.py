@@ -414,7 +414,8 @@ def make_engine(url: str) -> Engine:
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        pool = {"pool_size": 10, "max_overflow": 40} if path and path != ":memory:" else {}
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **pool)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):  # pragma: no cover - trivial
@@ -426,7 +427,8 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # one connection per server thread at most (event streams hold a thread each, briefly a connection)
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=40)
 
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"

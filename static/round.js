@@ -402,7 +402,7 @@
         }
         return next();
       }).then(function () {
-        highlightSeat(0, "counting");
+        highlightSeat(-1, "counting");
         highlightSeat(state.first_seat, "first");
         text.textContent = fill(S.countDone, { n: t.strokes, seat: state.first_seat, name: seatName(state.first_seat) });
         return wait(900);
@@ -435,7 +435,7 @@
           frame();
         });
       }).then(function () {
-        highlightSeat(0, "counting");
+        highlightSeat(-1, "counting");
         text.textContent = fill(S.countDone, { n: t.strokes, seat: state.first_seat, name: seatName(state.first_seat) }) +
           " " + S.drawDone;
         animating = false;

@@ -174,3 +174,38 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
     verify.click("#verify-button")
     verify.wait_for_function("document.querySelectorAll('#checks li').length === 4", timeout=5000)
     assert verify.locator("#checks li[data-ok='true']").count() == 4
+
+
+def test_a_judging_host_and_a_jizi_round(live_server, new_page):
+    """A 詩伯 who only judges (seat 0) keeps the record of four hands and has none; 集字 with blanks."""
+    import json
+    import urllib.request
+
+    def post(path, body, token=None):
+        request = urllib.request.Request(live_server + path, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json",
+                                                  **({"Authorization": f"Bearer {token}"} if token else {})})
+        with urllib.request.urlopen(request) as response:
+            return json.load(response)
+
+    created = post("/api/rounds", {"title": "集字小集", "host_name": "山谷", "host_plays": False,
+                                   "composition": "jizi", "wildcards": 2})
+    code = created["code"]
+    links = [post(f"/api/rounds/{code}/join", {"name": name})["link"] for name in ("甲", "乙", "丙", "丁")]
+    host = new_page()
+    host.goto(created["host_link"])
+    host.wait_for_selector("#seats .seat[data-seat='0'] .badge-you")
+    player = new_page(**PHONE)
+    player.goto(links[0])
+    player.wait_for_selector("#seats .seat[data-seat='1'] .badge-you")
+    assert "白板 2 張" in player.inner_text(".round-meta")
+
+    host.click("#deal-button")
+    host.wait_for_selector("#record .hand-record", timeout=5000)
+    assert host.locator("#record .hand-record").count() == 4
+    assert host.locator("#hand-panel").is_hidden() and host.locator("#editor-panel").is_hidden()
+    player.wait_for_function("document.querySelectorAll('#hand .tile').length === 150", timeout=30000)
+    assert "白板 2" in player.inner_text("#hand-count")
+    assert "集字" in player.inner_text("#rule-hint")
+    host.locator("#record .hand-record").first.click()
+    shot(host, "round-record-desktop")
