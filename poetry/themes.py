@@ -3,8 +3,8 @@
 Three read-only data files, loaded once on first use (never at import):
 
 - ``data/vectors.npy`` + ``data/vectors_vocab.txt``: one L2-normalised float16 vector per character,
-  learned from 全唐詩 by ``scripts/build_models.py`` (positive PMI of co-occurrence in a line, a couplet and
-  a short poem, reduced with TruncatedSVD). Other features may reuse them through :func:`char_vectors` and
+  learned from 全唐詩 by ``scripts/build_models.py`` (positive PMI of co-occurrence within a line and within
+  a couplet, reduced with TruncatedSVD). Other features may reuse them through :func:`char_vectors` and
   :func:`vector_of`.
 - ``data/vectors_words.tsv``: two-character words of Tang verse that jieba's dictionary knows (白雲 明月 …),
   offered per theme as words the hand can spell.
@@ -12,8 +12,11 @@ Three read-only data files, loaded once on first use (never at import):
 
 :func:`suggest_themes` groups the hand with scikit-learn's agglomerative clustering (cosine distance, average
 linkage); a distance threshold, not a fixed count, decides how many groups there are. Each group is named by
-the nearest lexicon theme, or by its most central characters (「松・泉・雲」) when no theme is near; groups
-under the same name merge, characters near no group go to 其他. jieba and scikit-learn are imported here only.
+the nearest lexicon theme, or by its most central characters (「松・泉・雲」) when no theme is near; a broad
+group whose members lean to different themes splits, groups under the same name merge, and a few rounds
+of k-means-like reassignment settle the members. Characters near no group, and merely generic ones
+(之 一 去, nearer the centre of the most frequent characters than any theme), go to 其他.
+jieba and scikit-learn are imported here only.
 """
 
 from __future__ import annotations
@@ -56,7 +59,6 @@ _GENERIC_TOP = 200  # the most frequent characters define the "generic" pseudo-t
 _REFINE_ROUNDS = 2  # k-means-like reassignment rounds after the clustering
 _LEXICON_WEIGHT = 0.5  # share of the lexicon theme in a named group's prototype
 _STRENGTH_SCALE = 2.0  # Σ weight² of a clear theme of ~8 characters, mapped to a score near 0.6
-_WEAK_SHARE = 0.0  # groups with less than this share of the strongest group's strength dissolve
 _MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
 
 
@@ -270,7 +272,8 @@ def _central_name(members: Sequence[int], sims: Mapping[int, float], forms: Sequ
 
 
 def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> list[dict[str, Any]]:
-    """Groups of hand positions: [{"theme": index or None, "members": [...], "sims": {...}}]."""
+    """Groups of hand positions, unordered: [{"theme": lexicon index or None, "members": [position …],
+    "sims": {position: weight}, "strength": Σ weight²}]; positions not in any group are 其他."""
     import numpy as np
 
     known = [i for i, c in enumerate(forms) if c in vectors.index]
@@ -325,6 +328,7 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
                 if forms[known[r]] in lex.seed_sets[group["theme"]]:
                     seed_of.setdefault(r, k)
     baseline = raw[:, :-1].mean(axis=1)
+
     def reassign(found: list[dict[str, Any]]) -> np.ndarray:
         protos = []
         for group in found:
@@ -357,11 +361,9 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
     seed_of = {r: id(found[k]) for r, k in seed_of.items()}
     for _ in range(_REFINE_ROUNDS):
         reassign(found)
-    # groups much weaker than the strongest are noise of the deal: their characters try the others
+    # groups left too small dissolve; their characters try the others once more
     found = [g for g in found if len(g["rows"]) >= _MIN_GROUP]
     if found:
-        strength = [float((weights(g) ** 2).sum()) for g in found]
-        found = [g for g, s in zip(found, strength) if s >= _WEAK_SHARE * max(strength)]
         reassign(found)
 
     out = []
