@@ -12,6 +12,8 @@ from poetry.errors import (
     UnsupportedFormError,
 )
 from poetry.grading import GRADES, Grade, grade_poem, parallel_score
+from poetry.prosody import CharInfo, Reading, RhymeBook, Tone, get_rhyme_book
+from poetry.text import ParsedPoem, parse_poem, to_simplified, to_traditional
 from poetry.themes import ThemeSuggestion, char_vectors, suggest_themes, vector_of
 from poetry.tiles import (
     Deal,
@@ -28,6 +30,15 @@ from poetry.tiles import (
 )
 
 __all__ = [
+    "CharInfo",
+    "Reading",
+    "RhymeBook",
+    "Tone",
+    "get_rhyme_book",
+    "ParsedPoem",
+    "parse_poem",
+    "to_simplified",
+    "to_traditional",
     "GRADES",
     "Grade",
     "grade_poem",
