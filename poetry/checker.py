@@ -643,8 +643,17 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
             chain_ok = False
             expected = ZE if key == PING else PING
             word, kind, rel = ("失對", "opposition", "相對") if i % 2 else ("失黏", "adhesion", "相黏")
+            # no single-char fix: the whole line must follow the other pattern
             violations.append(
-                (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句第二字『{line[1]}』應與第{_cn(i)}句第二字『{lines[i - 1][1]}』{rel}。", (i, 1, expected))
+                (
+                    ln,
+                    2,
+                    kind,
+                    "error",
+                    f"{word}：第{_cn(ln)}句第二字『{line[1]}』應與第{_cn(i)}句第二字『{lines[i - 1][1]}』{rel}，"
+                    f"全句宜依「{line_pattern(L, expected, end)}」。",
+                    None,
+                )
             )
             broken.add(i)
             mm &= ~2
@@ -673,7 +682,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
                 kind = "opposition" if i % 2 or i == 0 else "adhesion"
                 word = "失對" if kind == "opposition" else "失黏"
                 violations.append(
-                    (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句二四{'六' if L == 7 else ''}字平仄與格律全反（應為{std}）。", (i, 1, std[1]))
+                    (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句二四{'六' if L == 7 else ''}字平仄與格律全反（應為{std}）。", None)
                 )
                 for j in range(1, last, 2):
                     st[j] = "wrong"
