@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -544,5 +545,9 @@ def tokenizer():
 
     jieba.setLogLevel(logging.WARNING)
     tok = jieba.Tokenizer()
+    # jieba caches its parsed dictionary; keep that cache in the user's cache folder, not the shared /tmp
+    cache_dir = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "shipai"
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    tok.tmp_dir = str(cache_dir)
     tok.initialize()
     return tok

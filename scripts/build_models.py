@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         fh.write("\n".join(vocab) + "\n")
     words = build_words(args.corpus, vocab)
     with open(args.out / "vectors_words.tsv", "w", encoding="utf-8") as fh:
-        fh.write(f"# word<TAB>count in the lines of 全唐詩; made by scripts/build_models.py, do not edit\n")
+        fh.write("# word<TAB>count in the lines of 全唐詩; made by scripts/build_models.py, do not edit\n")
         fh.writelines(f"{w}\t{n}\n" for w, n in words)
     size = sum((args.out / name).stat().st_size for name in ("vectors.npy", "vectors_vocab.txt", "vectors_words.tsv"))
     print(f"{len(vocab)} characters × {vectors.shape[1]} dimensions, {len(words)} words, {size / 1e6:.2f} MB")
