@@ -522,6 +522,7 @@ _STRICT = {5: 0b01010, 7: 0b0101010}  # 二四(六), not the last char
 
 
 def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail: bool, plain: bool) -> None:
+    """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every line judged."""
     n = len(lines)
     L = length
     feet = [entries[i][-1] for i in range(1, n, 2)]
@@ -625,147 +626,142 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
 
     if not detail:
         _judge_brief(a, lines, entries, states, ends, mism, masks, group, neighbours, split, L, broken)
-        n_lines = n
     else:
-        n_lines = 0
-    for i in range(n_lines if not detail else 0, n):
-        key, end = keys[i], ends[i]
-        std, sp, sz = _std_masks(L, key, end)
-        mm, forgiven = mism[i][states[i]]
-        p, z, cp, cz = P[i], Z[i], CP[i], CZ[i]
-        line = lines[i]
-        ln = i + 1
-        st = a.statuses[i]
-        req = a.required[i]
-        # 黏 and 對 with the line before
-        chain_ok = True
-        if i and states[i] != ((1 - states[i - 1]) if i % 2 else states[i - 1]):
-            chain_ok = False
-            expected = ZE if key == PING else PING
-            word, kind, rel = ("失對", "opposition", "相對") if i % 2 else ("失黏", "adhesion", "相黏")
-            # no single-char fix: the whole line must follow the other pattern
-            violations.append(
-                (
-                    ln,
-                    2,
-                    kind,
-                    "error",
-                    f"{word}：第{_cn(ln)}句第二字『{line[1]}』應與第{_cn(i)}句第二字『{lines[i - 1][1]}』{rel}，"
-                    f"全句宜依「{line_pattern(L, expected, end)}」。",
-                    None,
-                )
-            )
-            broken.add(i)
-            mm &= ~2
-        if detail:
-            for j in range(1, last, 2):
-                req[j] = std[j]
-                if z & p & (1 << j) and entries[i][j].code & _UNK:
-                    st[j] = "unknown"
-                else:
-                    st[j] = _fits(entries[i][j].code, std[j])
-            if not chain_ok:
-                st[1] = "wrong"
-                req[1] = ZE if key == PING else PING
-        if forgiven:
-            st[t4] = "rescued"
-            if sp & b4:
-                notes.append(f"第{_cn(ln)}句大拗（第{_cn(t4 + 1)}字『{line[t4]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
-            else:
-                notes.append(f"第{_cn(ln)}句特拗（{line}：{'平平仄平仄' if L == 5 else '仄仄平平仄平仄'}），可用。")
-        inverted = False
-        if mm:
-            broken.add(i)
-            if chain_ok and mm == strict:
-                inverted = True
-                # the whole line has the other key: a 黏/對 fault of this line
-                kind = "opposition" if i % 2 or i == 0 else "adhesion"
-                word = "失對" if kind == "opposition" else "失黏"
+        for i in range(n):
+            key, end = keys[i], ends[i]
+            std, sp, sz = _std_masks(L, key, end)
+            mm, forgiven = mism[i][states[i]]
+            p, z, cp, cz = P[i], Z[i], CP[i], CZ[i]
+            line = lines[i]
+            ln = i + 1
+            st = a.statuses[i]
+            req = a.required[i]
+            # 黏 and 對 with the line before
+            chain_ok = True
+            if i and states[i] != ((1 - states[i - 1]) if i % 2 else states[i - 1]):
+                chain_ok = False
+                expected = ZE if key == PING else PING
+                word, kind, rel = ("失對", "opposition", "相對") if i % 2 else ("失黏", "adhesion", "相黏")
+                # no single-char fix: the whole line must follow the other pattern
                 violations.append(
-                    (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句二四{'六' if L == 7 else ''}字平仄與格律全反（應為{std}）。", None)
-                )
-                for j in range(1, last, 2):
-                    st[j] = "wrong"
-            else:
-                for j in range(1, last, 2):
-                    if mm >> j & 1:
-                        st[j] = "wrong"
-                        need = std[j]
-                        violations.append(
-                            (ln, j + 1, "tone", "error", f"{_where(ln, j + 1)}『{line[j]}』應{need}而{'仄' if need == PING else '平'}。", (i, j, need))
-                        )
-        # the last char: a rhyme foot, or a 仄 ending
-        foot = entries[i][-1]
-        if end == PING:
-            a.rhyme_lines[i] = True
-            req[last] = PING
-            if group is not None and group in foot.ping:
-                st[last] = "rhyme" if (group in foot.common_ping) else "confirm"
-                if split:
-                    st[last] = "rhyme_wrong"
-                    violations.append(
-                        (ln, L, "rhyme", "error", f"韻腳不統一：{_where(ln, L)}『{line[-1]}』屬{group}，與{strays}不同韻，須改其一。", (i, last, "rhyme"))
+                    (
+                        ln,
+                        2,
+                        kind,
+                        "error",
+                        f"{word}：第{_cn(ln)}句第二字『{line[1]}』應與第{_cn(i)}句第二字『{lines[i - 1][1]}』{rel}，"
+                        f"全句宜依「{line_pattern(L, expected, end)}」。",
+                        None,
                     )
-            elif foot.code & _UNK:
-                st[last] = "unknown"
-            elif i == 0 and foot.ping & neighbours:
-                st[last] = "rhyme"
-                violations.append((ln, L, "rhyme", "note", f"首句韻腳『{line[-1]}』屬鄰韻（孤雁入群），可用。", None))
+                )
+                broken.add(i)
+                mm &= ~2
+            if detail:
+                for j in range(1, last, 2):
+                    req[j] = std[j]
+                    st[j] = _fits(entries[i][j].code, std[j])
+                if not chain_ok:
+                    st[1] = "wrong"
+                    req[1] = ZE if key == PING else PING
+            if forgiven:
+                st[t4] = "rescued"
+                if sp & b4:
+                    notes.append(f"第{_cn(ln)}句大拗（第{_cn(t4 + 1)}字『{line[t4]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
+                else:
+                    notes.append(f"第{_cn(ln)}句特拗（{line}：{'平平仄平仄' if L == 5 else '仄仄平平仄平仄'}），可用。")
+            inverted = False
+            if mm:
+                broken.add(i)
+                if chain_ok and mm == strict:
+                    inverted = True
+                    # the whole line has the other key: a 黏/對 fault of this line
+                    kind = "opposition" if i % 2 or i == 0 else "adhesion"
+                    word = "失對" if kind == "opposition" else "失黏"
+                    violations.append(
+                        (ln, 2, kind, "error", f"{word}：第{_cn(ln)}句二四{'六' if L == 7 else ''}字平仄與格律全反（應為{std}）。", None)
+                    )
+                    for j in range(1, last, 2):
+                        st[j] = "wrong"
+                else:
+                    for j in range(1, last, 2):
+                        if mm >> j & 1:
+                            st[j] = "wrong"
+                            need = std[j]
+                            violations.append(
+                                (ln, j + 1, "tone", "error", f"{_where(ln, j + 1)}『{line[j]}』應{need}而{'仄' if need == PING else '平'}。", (i, j, need))
+                            )
+            # the last char: a rhyme foot, or a 仄 ending
+            foot = entries[i][-1]
+            if end == PING:
+                a.rhyme_lines[i] = True
+                req[last] = PING
+                if group is not None and group in foot.ping:
+                    st[last] = "rhyme" if (group in foot.common_ping) else "confirm"
+                    if split:
+                        st[last] = "rhyme_wrong"
+                        violations.append(
+                            (ln, L, "rhyme", "error", f"韻腳不統一：{_where(ln, L)}『{line[-1]}』屬{group}，與{strays}不同韻，須改其一。", (i, last, "rhyme"))
+                        )
+                elif foot.code & _UNK:
+                    st[last] = "unknown"
+                elif i == 0 and foot.ping & neighbours:
+                    st[last] = "rhyme"
+                    violations.append((ln, L, "rhyme", "note", f"首句韻腳『{line[-1]}』屬鄰韻（孤雁入群），可用。", None))
+                else:
+                    st[last] = "rhyme_wrong"
+                    where = "、".join(foot.groups) or "未知韻"
+                    near = "（鄰韻，近體不通押）" if foot.ping & neighbours else ""
+                    violations.append(
+                        (ln, L, "rhyme", "error", f"出韻：{_where(ln, L)}韻腳『{line[-1]}』屬{where}{near}，不在{group or '本韻'}。", (i, last, "rhyme"))
+                    )
             else:
-                st[last] = "rhyme_wrong"
-                where = "、".join(foot.groups) or "未知韻"
-                near = "（鄰韻，近體不通押）" if foot.ping & neighbours else ""
-                violations.append(
-                    (ln, L, "rhyme", "error", f"出韻：{_where(ln, L)}韻腳『{line[-1]}』屬{where}{near}，不在{group or '本韻'}。", (i, last, "rhyme"))
-                )
-        else:
-            req[last] = ZE
-            s = _fits(foot.code, ZE)
-            st[last] = s
-            if s == "wrong":
-                broken.add(i)
-                clash = "，又與韻腳同韻（撞韻）" if group and group in foot.ping else ""
-                violations.append(
-                    (ln, L, "tone", "error", f"{_where(ln, L)}『{line[-1]}』應仄而平{clash}：不入韻的句子以仄聲收尾。", (i, last, ZE))
-                )
-            elif group and group in foot.ping:
-                violations.append((ln, L, "rhyme", "note", f"撞韻：{_where(ln, L)}『{line[-1]}』可讀入{group}，與韻腳同韻。", None))
-        # the free positions and the rules that bind them
-        tail = "" if inverted else std[t3:]
-        if tail == "仄平平":
-            if not cz & (b3 | b4 | lastbit):
-                # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
-                st[t3] = "wrong"
-                req[t3] = ZE
-                broken.add(i)
-                violations.append(
-                    (ln, t3 + 1, "triple_ping_tail", "error", f"三平尾：第{_cn(ln)}句末三字『{line[t3:]}』皆平，第{_cn(t3 + 1)}字宜仄。", (i, t3, ZE))
-                )
-        elif tail == "仄仄平" and not mm:
-            # 孤平: a 平平仄仄平 line left with one 平 besides its rhyme
-            lone = L - 5  # 五言 1st char, 七言 3rd
-            body = cp & ~lastbit
-            if body.bit_count() <= 1:
-                st[lone] = "wrong"
-                req[lone] = PING
-                broken.add(i)
-                violations.append(
-                    (ln, lone + 1, "lone_ping", "error", f"犯孤平：第{_cn(ln)}句除韻腳外只有一個平聲字，第{_cn(lone + 1)}字『{line[lone]}』宜平（或第{_cn(t3 + 1)}字用平聲相救）。", (i, lone, PING))
-                )
-            elif not cp >> lone & 1 and cp & b3 and (body & ~b3).bit_count() <= 1:
-                # 孤平拗救: the 3rd (七言 5th) char 平 saves the line
-                st[lone] = "rescued"
-                notes.append(f"第{_cn(ln)}句孤平拗救：第{_cn(lone + 1)}字『{line[lone]}』仄，第{_cn(t3 + 1)}字『{line[t3]}』平聲自救。")
-        elif tail == "平平仄":
-            # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
-            if not cp & b3 and not forgiven and i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
-                st[t3] = "rescued"
-                notes.append(f"第{_cn(ln)}句小拗（第{_cn(t3 + 1)}字『{line[t3]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
-        elif tail == "平仄仄":
-            if not cp & (b3 | b4 | lastbit):
-                violations.append(
-                    (ln, t3 + 1, "other", "note", f"三仄尾：第{_cn(ln)}句末三字『{line[t3:]}』皆仄，可用，聲調稍促。", None)
-                )
+                req[last] = ZE
+                s = _fits(foot.code, ZE)
+                st[last] = s
+                if s == "wrong":
+                    broken.add(i)
+                    clash = "，又與韻腳同韻（撞韻）" if group and group in foot.ping else ""
+                    violations.append(
+                        (ln, L, "tone", "error", f"{_where(ln, L)}『{line[-1]}』應仄而平{clash}：不入韻的句子以仄聲收尾。", (i, last, ZE))
+                    )
+                elif group and group in foot.ping:
+                    violations.append((ln, L, "rhyme", "note", f"撞韻：{_where(ln, L)}『{line[-1]}』可讀入{group}，與韻腳同韻。", None))
+            # the free positions and the rules that bind them
+            tail = "" if inverted else std[t3:]
+            if tail == "仄平平":
+                if not cz & (b3 | b4 | lastbit):
+                    # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
+                    st[t3] = "wrong"
+                    req[t3] = ZE
+                    broken.add(i)
+                    violations.append(
+                        (ln, t3 + 1, "triple_ping_tail", "error", f"三平尾：第{_cn(ln)}句末三字『{line[t3:]}』皆平，第{_cn(t3 + 1)}字宜仄。", (i, t3, ZE))
+                    )
+            elif tail == "仄仄平" and not mm:
+                # 孤平: a 平平仄仄平 line left with one 平 besides its rhyme
+                lone = L - 5  # 五言 1st char, 七言 3rd
+                body = cp & ~lastbit
+                if body.bit_count() <= 1:
+                    st[lone] = "wrong"
+                    req[lone] = PING
+                    broken.add(i)
+                    violations.append(
+                        (ln, lone + 1, "lone_ping", "error", f"犯孤平：第{_cn(ln)}句除韻腳外只有一個平聲字，第{_cn(lone + 1)}字『{line[lone]}』宜平（或第{_cn(t3 + 1)}字用平聲相救）。", (i, lone, PING))
+                    )
+                elif not cp >> lone & 1 and cp & b3 and (body & ~b3).bit_count() <= 1:
+                    # 孤平拗救: the 3rd (七言 5th) char 平 saves the line
+                    st[lone] = "rescued"
+                    notes.append(f"第{_cn(ln)}句孤平拗救：第{_cn(lone + 1)}字『{line[lone]}』仄，第{_cn(t3 + 1)}字『{line[t3]}』平聲自救。")
+            elif tail == "平平仄":
+                # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
+                if not cp & b3 and not forgiven and i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
+                    st[t3] = "rescued"
+                    notes.append(f"第{_cn(ln)}句小拗（第{_cn(t3 + 1)}字『{line[t3]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
+            elif tail == "平仄仄":
+                if not cp & (b3 | b4 | lastbit):
+                    violations.append(
+                        (ln, t3 + 1, "other", "note", f"三仄尾：第{_cn(ln)}句末三字『{line[t3:]}』皆仄，可用，聲調稍促。", None)
+                    )
 
     if broken and len(broken) * 2 >= n:
         # Heavy breaks: a 古絕/古詩, not a failed 律詩; keep only the rhyme observations, as notes.
