@@ -656,13 +656,12 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
                 )
                 broken.add(i)
                 mm &= ~2
-            if detail:
-                for j in range(1, last, 2):
-                    req[j] = std[j]
-                    st[j] = _fits(entries[i][j].code, std[j])
-                if not chain_ok:
-                    st[1] = "wrong"
-                    req[1] = ZE if key == PING else PING
+            for j in range(1, last, 2):
+                req[j] = std[j]
+                st[j] = _fits(entries[i][j].code, std[j])
+            if not chain_ok:
+                st[1] = "wrong"
+                req[1] = ZE if key == PING else PING
             if forgiven:
                 st[t4] = "rescued"
                 if sp & b4:
