@@ -44,11 +44,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(kind: str, port: int, threads: int, db_url: str) -> subprocess.Popen:
+def start_server(kind: str, port: int, threads: int, db_url: str, workers: int = 1) -> subprocess.Popen:
     env = dict(os.environ, DATABASE_URL=db_url, SECRET_KEY="bench", FLASK_JOIN_LIMIT="100000",
                PYTHONPATH=str(ROOT))
     if kind == "gunicorn":
-        cmd = [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", str(threads), "-b", f"127.0.0.1:{port}",
+        cmd = [sys.executable, "-m", "gunicorn", "-w", str(workers), "--threads", str(threads), "-b", f"127.0.0.1:{port}",
                "--log-level", "warning", "app:create_app()"]
     else:
         code = ("from app import create_app; from werkzeug.serving import run_simple; "
@@ -109,6 +109,48 @@ def ms(x: float) -> str:
     return f"{x * 1000:.1f} ms"
 
 
+def event_latency(port: int, code: str, host: str, player: str, cycles: int = 20) -> list[float]:
+    """Seconds from sending an action (submit/reopen) to its event arriving on another connection's stream."""
+    setup = Client(port)
+    _, hand, _ = setup.request("GET", f"/api/rounds/{code}/hand", token=player)
+    chars = [t["char"] for t in hand["tiles"]]
+    poem = {"title": chars[20], "text": "，".join("".join(chars[i:i + 5]) for i in range(0, 20, 5)) + "。"}
+    _, info, _ = setup.request("GET", f"/api/rounds/{code}")
+    stream = HTTPConnection("127.0.0.1", port, timeout=30)
+    stream.request("GET", f"/api/rounds/{code}/events?after={info['last_event']}")
+    response = stream.getresponse()
+    arrived: dict[int, float] = {}
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            try:
+                line = response.readline()
+            except (OSError, AttributeError, ValueError):  # the stream was closed under us: done
+                return
+            if not line:
+                return
+            if line.startswith(b"id: "):
+                arrived[int(line[4:])] = time.perf_counter()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(0.5)
+    sent = []
+    for _ in range(cycles):
+        for method, path, body, token in (("POST", "submit", poem, player), ("POST", "reopen", {"seat": 2}, host)):
+            started = time.perf_counter()
+            status, answer, _ = setup.request(method, f"/api/rounds/{code}/{path}", body, token=token)
+            assert status == 200, answer
+            sent.append(started)
+            time.sleep(0.15)
+    time.sleep(1.5)
+    done.set()
+    stream.close()
+    ids = sorted(arrived)
+    return [arrived[i] - t for i, t in zip(ids, sent)] + [float("inf")] * (len(sent) - len(ids))
+
+
 POEM_LINES = ["白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓", "空山新雨後", "天氣晚來秋", "明月松間照", "清泉石上流"]
 
 
@@ -116,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server", choices=["gunicorn", "werkzeug"], default="gunicorn")
     parser.add_argument("--threads", type=int, default=16, help="server threads (gunicorn --threads)")
+    parser.add_argument("--workers", type=int, default=1, help="gunicorn worker processes")
     parser.add_argument("--writers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--hand-requests", type=int, default=200)
@@ -125,7 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     tmp = tempfile.mkdtemp(prefix="bench_drafts_")
     db_url = args.database_url or f"sqlite:///{tmp}/bench.sqlite3"
     port = free_port()
-    proc = start_server(args.server, port, args.threads, db_url)
+    if args.workers > 1:  # migrate once, before the workers start (docs/LIVE_UPDATES.md)
+        from poetry.store import Store
+
+        Store(db_url).engine.dispose()
+        os.environ["FLASK_AUTO_MIGRATE"] = "false"
+    proc = start_server(args.server, port, args.threads, db_url, args.workers)
     try:
         setup = Client(port)
         seats: list[tuple[str, str]] = []  # (code, token) of every writer
@@ -166,6 +214,11 @@ def main(argv: list[str] | None = None) -> int:
             store.deal(created["code"], host)
             deal_inproc.append(time.perf_counter() - start)
 
+        # live updates: from sending an action to its event on another connection's stream
+        live = event_latency(port, seats[0][0], seats[0][1], seats[1][1])
+        missing = sum(x == float("inf") for x in live)
+        live = [x for x in live if x != float("inf")]
+
         # 50 writers saving drafts as they type
         latencies: list[list[float]] = [[] for _ in seats]
         errors = [0] * len(seats)
@@ -202,11 +255,11 @@ def main(argv: list[str] | None = None) -> int:
         now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         database = ("PostgreSQL " + db_url.split("@")[-1].split("/")[0] if args.database_url
                     else "SQLite (WAL) in a temp dir")
-        server = (f"gunicorn -w 1 --threads {args.threads}" if args.server == "gunicorn"
+        server = (f"gunicorn -w {args.workers} --threads {args.threads}" if args.server == "gunicorn"
                   else "werkzeug run_simple(threaded=True)")
         print(f"### Rounds server: deal, hand, drafts under load ({now})\n")
         print(f"Command: `nice -n 10 python scripts/bench_drafts.py --server {args.server} --threads {args.threads} "
-              f"--writers {args.writers} --seconds {args.seconds:g}"
+              f"--workers {args.workers} --writers {args.writers} --seconds {args.seconds:g}"
               f"{' --database-url …' if args.database_url else ''}`; server: {server}, {database}, "
               f"loopback, Python {platform.python_version()}, {os.cpu_count()} cores shared with other work.\n")
         print("| measure | n | median | p95 | max |")
@@ -214,9 +267,11 @@ def main(argv: list[str] | None = None) -> int:
         for label, values in (("deal, Store.deal in-process (shuffle, commit, 600 draws, DB write)", deal_inproc),
                               ("deal, POST /deal over HTTP", deal_http),
                               ("hand, GET /hand over HTTP (150 tiles)", hand_http),
+                              ("live update: action sent → its event on another open stream", live),
                               (f"draft save, PUT /draft, {len(seats)} concurrent writers", saves)):
             print(f"| {label} | {len(values)} | {ms(statistics.median(values))} | {ms(pct(values, .95))} "
                   f"| {ms(max(values))} |")
+        print(f"\nLive updates: {len(live)} events arrived, {missing} missing; slowest {ms(max(live))}.")
         print(f"\nDraft saves: **{rps:.0f} requests/s**, p95 **{ms(pct(saves, .95))}**, p99 {ms(pct(saves, .99))}, "
               f"{sum(errors)} errors, over {elapsed:.1f} s with {len(seats)} writers "
               f"(each waits for its answer before the next save, as the page does).")
