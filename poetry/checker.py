@@ -508,7 +508,7 @@ def _line_costs(L: int, masks: tuple[int, int, int, int], end: str, rescue: bool
             if sp & b4:  # 大拗
                 if rescue:
                     forgiven = b4
-            elif z & b3:  # 特拗
+            elif cz & b3:  # 特拗 (the 3rd/5th char 仄 by a common reading)
                 forgiven = b4
         mm = raw & ~forgiven
         pair.append((mm, forgiven))
@@ -564,7 +564,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     for i in range(n):
         end = PING if (i % 2 or (i == 0 and first_rhymes)) else ZE
         ends.append(end)
-        rescue = i % 2 == 0 and i + 1 < n and bool(P[i + 1] & b3)
+        rescue = i % 2 == 0 and i + 1 < n and bool(CP[i + 1] & b3)
         key = (L, masks[i], end, rescue)
         found = memo.get(key)
         if found is None:
@@ -753,7 +753,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
                     notes.append(f"第{_cn(ln)}句孤平拗救：第{_cn(lone + 1)}字『{line[lone]}』仄，第{_cn(t3 + 1)}字『{line[t3]}』平聲自救。")
             elif tail == "平平仄":
                 # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
-                if not cp & b3 and not forgiven and i % 2 == 0 and i + 1 < n and P[i + 1] & b3:
+                if not cp & b3 and not forgiven and i % 2 == 0 and i + 1 < n and CP[i + 1] & b3:
                     st[t3] = "rescued"
                     notes.append(f"第{_cn(ln)}句小拗（第{_cn(t3 + 1)}字『{line[t3]}』仄），對句第{_cn(t3 + 1)}字『{lines[i + 1][t3]}』平聲相救。")
             elif tail == "平仄仄":
