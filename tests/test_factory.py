@@ -39,3 +39,12 @@ def test_unknown_page_is_404_in_chinese(client):
 def test_import_poetry_does_not_load_flask():
     code = "import sys, poetry; assert 'flask' not in sys.modules, 'poetry imported flask'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_checker_loads_no_numerics():
+    """`python -m poetry check` stays fast: the checker never loads numpy, scikit-learn or jieba."""
+    code = (
+        "import sys; from poetry import check_poem; check_poem('床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。');"
+        "heavy = {'numpy', 'sklearn', 'jieba', 'flask'} & set(sys.modules); assert not heavy, heavy"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
