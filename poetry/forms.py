@@ -8,11 +8,10 @@ last (平收/仄收). The 五言 types, with the 七言 ones (two opposite chara
     平起仄收  平平平仄仄      仄仄平平平仄仄
     仄起平收  仄仄仄平平      平平仄仄仄平平
 
-The 平起/仄起 of a line follows its 2nd character in 五言, but for 七言 the name of a *poem's* pattern
-follows line 1's 2nd character, which is the 4th of the 五言 core; everywhere in this module the
-``key`` of a line is the tone of its 2nd character as written. A poem's pattern is fixed by line 1's
-key and whether line 1 rhymes (首句入韻); the other lines follow by 對 (a couplet's second line has
-the opposite key) and 黏 (the next couplet's first line has the same key as the line before it).
+Everywhere in this module the ``key`` of a line is the tone of its 2nd character as written (in
+七言 the head the 五言 core is extended by). A poem's pattern is named by line 1's key (平起/仄起)
+and whether line 1 rhymes (首句入韻); the other lines follow by 對 (a couplet's second line has the
+opposite key) and 黏 (the next couplet's first line has the same key as the line before it).
 
     >>> poem_pattern(5, 4, "平", False)
     ('平平平仄仄', '仄仄仄平平', '仄仄平平仄', '平平仄仄平')
