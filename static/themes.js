@@ -68,6 +68,18 @@
     var status = panel.querySelector(".themes-status");
     if (status) {
       status.textContent = theme ? fmt(strings().highlighted, { name: theme.name, n: n }) : strings().cleared;
+      var first = root && root.querySelector(".tile.theme-hl");
+      var box = first && first.getBoundingClientRect();
+      if (box && (box.bottom < 0 || box.top > window.innerHeight)) {
+        // on a phone the hand is far from the panel: offer a jump to the marked tiles
+        var jump = el("button", "secondary theme-jump", strings().jump);
+        jump.type = "button";
+        jump.addEventListener("click", function () {
+          first.scrollIntoView({ behavior: "smooth", block: "center" });
+        });
+        status.appendChild(document.createTextNode(" "));
+        status.appendChild(jump);
+      }
     }
   }
 

@@ -63,7 +63,13 @@ def test_phone_width_and_random_hand(live_server, new_page):
     phone.click("#themes-sample")
     phone.wait_for_selector(".theme-card")
     assert phone.locator("#hand .tile").count() == 150
+    phone.locator(".theme-pick").first.scroll_into_view_if_needed()
     phone.locator(".theme-pick").first.click()
+    # the marked tiles are off screen above: the panel offers a jump to them
+    phone.click(".theme-jump")
+    phone.wait_for_function(
+        "(() => { const b = document.querySelector('#hand .tile.theme-hl').getBoundingClientRect();"
+        " return b.top >= 0 && b.bottom <= window.innerHeight; })()", timeout=5000)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "the themes page scrolls sideways on a phone"
     screenshot(phone, "themes-phone")
