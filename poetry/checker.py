@@ -539,7 +539,12 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
 
     # Does line 1 rhyme? Its foot in the group, or a 平 it cannot avoid (a neighbour: 孤雁入群).
     first = entries[0][-1]
-    first_rhymes = (group is not None and group in first.ping) or not (first.code & _ANY_Z)
+    # (a foot read 仄 commonly and 平 in the group only by a rare reading, like 不 in 尤, does not rhyme)
+    first_rhymes = (
+        not (first.code & _ANY_Z)
+        or group is not None
+        and (group in first.common_ping or (group in first.ping and not first.code & _CZ))
+    )
     if plain:
         masks = [table.masks(line) for line in lines]  # traditional text: memoised by tone codes
     else:
