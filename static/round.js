@@ -551,6 +551,7 @@
 
     var draftKey = "shipai-draft-" + code + "-" + (state.me ? state.me.seat : "x");
     var saveTimer = null, inFlight = false, dirty = false, retryDelay = 2000;
+    var serverRevision = 0;  // the draft revision this page last saw on the server
 
     function setSaveStatus(text, kind) {
       var node = $("save-status");
@@ -562,7 +563,7 @@
 
     function scheduleSave(delay) {
       dirty = true;
-      storageSet(draftKey, JSON.stringify(Object.assign({ dirty: true }, currentDraft())));
+      storageSet(draftKey, JSON.stringify(Object.assign({ dirty: true, base: serverRevision }, currentDraft())));
       setSaveStatus(S.unsaved, "pending");
       clearTimeout(saveTimer);
       saveTimer = setTimeout(saveNow, delay === undefined ? 700 : delay);
@@ -579,10 +580,11 @@
         inFlight = false;
         if (r.ok) {
           retryDelay = 2000;
+          serverRevision = r.data.revision || serverRevision;
           var time = new Date().toLocaleTimeString("zh-TW", { hour12: false });
           if (!dirty) {
             setSaveStatus(fill(S.saved, { time: time }), "ok");
-            storageSet(draftKey, JSON.stringify(Object.assign({ dirty: false }, draft)));
+            storageSet(draftKey, JSON.stringify(Object.assign({ dirty: false, base: serverRevision }, draft)));
           } else {
             scheduleSave(300);
           }
@@ -622,7 +624,11 @@
         var local = null;
         try { local = JSON.parse(storageGet(draftKey) || "null"); } catch (e) { local = null; }
         var title = d.title, text = d.text;
-        var restoreLocal = !d.submitted && local && local.dirty && (local.title !== d.title || local.text !== d.text);
+        serverRevision = d.revision || 0;
+        // an edit this device could not save (offline, closed tab) is restored, unless the server's draft
+        // has moved on since (saved from another device): then the server's wins
+        var restoreLocal = !d.submitted && local && local.dirty && local.base === serverRevision &&
+          (local.title !== d.title || local.text !== d.text);
         if (restoreLocal) { title = local.title; text = local.text; }
         $("poem-title").value = title || "";
         if (editor) editor.setText(text || ""); else $("poem-text").value = text || "";

@@ -131,6 +131,21 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
     watcher.reload()
     watcher.wait_for_function("document.querySelector('#poem-text').value.length > 10", timeout=8000)
     assert watcher.input_value("#poem-text") == before + "\n山"
+
+    # the tab closed while offline: the unsaved edit comes back from this device and is saved then
+    context.set_offline(True)
+    watcher.fill("#poem-text", before + "\n水")
+    watcher.wait_for_selector("#save-status[data-kind='offline']", timeout=8000)
+    watcher.close()
+    context.set_offline(False)
+    watcher = players[0] = context.new_page()
+    watcher.on("dialog", lambda dialog: dialog.accept())
+    watcher.goto(f"{live_server}/r/{code}")
+    watcher.wait_for_function("document.querySelector('#poem-text').value.endsWith('水')", timeout=8000)
+    watcher.wait_for_selector("#save-status[data-kind='ok']", timeout=8000)
+    server_text = watcher.evaluate(
+        "code => fetch('/api/rounds/' + code + '/draft').then(r => r.json()).then(d => d.text)", code)
+    assert server_text == before + "\n水"
     watcher.locator("#editor-panel").scroll_into_view_if_needed()
     watcher.wait_for_timeout(600)  # let the live check draw its report
     shot(watcher, "round-editor-desktop")
