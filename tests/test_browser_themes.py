@@ -1,7 +1,5 @@
 """The themes panel in a real browser: the standalone /themes page, desktop and phone."""
 
-import json
-
 import pytest
 
 from tests.conftest import screenshot
@@ -97,4 +95,3 @@ def test_panel_follows_the_round_hand_event(live_server, new_page):
     page.click('.theme-card[data-theme="水村釣"] .theme-pick')
     lit = page.eval_on_selector_all("#hand .tile.theme-hl", "ns => ns.map(n => n.textContent)")
     assert {"漁", "磯", "釣"} <= set(lit) and "之" not in lit
-    assert json.loads(json.dumps(lit))
