@@ -426,12 +426,19 @@ def _unknown_chars(a: _Analysis, lines: list[str], entries: list[list[_Entry]]) 
 def _repeated_chars(a: _Analysis, lines: list[str]) -> None:
     """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷)."""
     text = "".join(lines)
-    if len(set(text)) == len(text):
+    seen: set[str] = set()
+    dups: dict[str, int] = {}
+    add = seen.add
+    for c in text:
+        if c in seen:
+            dups[c] = dups.get(c, 1) + 1
+        else:
+            add(c)
+    if not dups:
         return
-    dups = [c for c in set(text) if text.count(c) > 1]
     found = []
-    for c in dups:
-        if text.count(c) == 2 and any(c + c in line for line in lines):
+    for c, count in dups.items():
+        if count == 2 and any(c + c in line for line in lines):
             continue  # one 疊字 pair
         first = None
         for i, line in enumerate(lines):
@@ -549,16 +556,9 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
         masks = [table.masks(line) for line in lines]  # traditional text: memoised by tone codes
     else:
         masks = [_masks(row) for row in entries]  # simplified text: merged readings
-    P = [m[0] for m in masks]
-    Z = [m[1] for m in masks]
-    CP = [m[2] for m in masks]
-    CZ = [m[3] for m in masks]
-
     t3, t4 = L - 3, L - 2  # 0-based: the 3rd and 4th char of the 五言 core (七言 5th and 6th)
     b3, b4 = 1 << t3, 1 << t4
-    strict = 0
-    for j in range(1, L - 1, 2):
-        strict |= 1 << j  # 二四六
+    strict = _STRICT[L]  # 二四六
 
     # Mismatches of every line under either key, with the 拗救 forgiven: 大拗 (4th/6th char 仄 in a
     # 仄仄平平仄 line) saved by the 對句's 3rd/5th char 平; 特拗 平平仄平仄 (4th/6th 平, 3rd/5th 仄).
@@ -569,7 +569,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     for i in range(n):
         end = PING if (i % 2 or (i == 0 and first_rhymes)) else ZE
         ends.append(end)
-        rescue = i % 2 == 0 and i + 1 < n and bool(CP[i + 1] & b3)
+        rescue = i % 2 == 0 and i + 1 < n and bool(masks[i + 1][2] & b3)
         key = (L, masks[i], end, rescue)
         found = memo.get(key)
         if found is None:
@@ -583,8 +583,8 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     penalty = 1.2 * ((L - 1) // 2)
     c0 = costs[0]
     # ties go to what line 1's 2nd char says
-    best0 = c0[0] + (0 if P[0] & 2 else 0.01)
-    best1 = c0[1] + (0 if Z[0] & 2 else 0.01)
+    best0 = c0[0] + (0 if masks[0][0] & 2 else 0.01)
+    best1 = c0[1] + (0 if masks[0][1] & 2 else 0.01)
     back = []
     for i in range(1, n):
         ci = costs[i]
@@ -632,6 +632,10 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     if not detail:
         _judge_brief(a, lines, entries, states, ends, mism, masks, group, neighbours, split, L, broken)
     else:
+        P = [m[0] for m in masks]
+        Z = [m[1] for m in masks]
+        CP = [m[2] for m in masks]
+        CZ = [m[3] for m in masks]
         for i in range(n):
             key, end = keys[i], ends[i]
             std, sp, sz = _std_masks(L, key, end)
