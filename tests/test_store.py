@@ -1,6 +1,7 @@
 """The round store without Flask: schema and migrations, the round's rules, drafts that outlive the process."""
 
 import functools
+import hashlib
 import os
 import random
 import threading
@@ -23,6 +24,7 @@ from poetry.store import (
     metadata,
     poem_lines,
     rhyme_feet,
+    seats,
 )
 
 
@@ -148,6 +150,23 @@ def test_joining_is_rate_limited_per_client(tmp_path):
         store.join(code, "猜碼", client=guesser)
     assert store.join(code, "正客", client=guest)["seat"] == 2
     store.engine.dispose()
+    restarted = Store(database_url(tmp_path, "rate.sqlite3"), join_limit=3)  # the count is in the database
+    with pytest.raises(TooManyAttempts):
+        restarted.join(code, "猜碼", client=guesser)
+    restarted.engine.dispose()
+
+
+def test_tokens_are_stored_only_as_hashes(store):
+    created = store.create_round(title="密", host_name="主")
+    joined = store.join(created["code"], "客", client=str(uuid.uuid4()))
+    with store.engine.connect() as conn:
+        stored = [row.token_hash for row in conn.execute(seats.select())]
+    for token in (created["host_token"], joined["token"]):
+        assert len(token) >= 32
+        assert token not in stored and hashlib.sha256(token.encode()).hexdigest() in stored
+    assert store.authenticate(created["code"], joined["token"]).name == "客"
+    assert store.authenticate(created["code"], hashlib.sha256(joined["token"].encode()).hexdigest()) is None
+    assert store.authenticate("OTHER1", joined["token"]) is None
 
 
 def test_concurrent_joins_never_seat_more_than_four(store):
