@@ -365,9 +365,11 @@ def _choose_group(feet: list[_Entry], first: _Entry | None = None) -> tuple[str 
     return None, False  # pragma: no cover
 
 
-def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table, detail: bool = True, plain: bool = False) -> _Analysis:
+def _analyse(lines: list[str], entries: list[list[_Entry]] | None, table: _Table, detail: bool = True, plain: bool = False) -> _Analysis:
     """Judge a poem given its lines and their per-char entries (``detail``: fill every char's status;
-    ``plain``: each entry is the table's own entry of the char written, as for traditional text)."""
+    ``plain``: each entry is the table's own entry of the char written, as for traditional text;
+    entries None: plain, every char already in the table, rows built here only where needed)."""
+    unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint("".join(lines))
     a = _Analysis()
     n = len(lines)
     length = len(lines[0])
@@ -379,9 +381,18 @@ def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table, detai
     a.statuses = [["free"] * len(s) for s in lines]
     a.required = [[None] * len(s) for s in lines]
     a.rhyme_lines = [False] * n
+    regular = (length == 5 or length == 7) and (n == 4 or n == 8 or (n >= 10 and n % 2 == 0))
+    if entries is None:
+        known = table.entries
+        if regular and not unknown:
+            feet = [known[s[-1]] for s in lines]  # the batch path reads only the feet
+        else:
+            entries = [[known[c] for c in s] for s in lines]
+    if entries is not None:
+        feet = [row[-1] for row in entries]
     if length == 5 or length == 7:
-        if n == 4 or n == 8 or (n >= 10 and n % 2 == 0):
-            _analyse_regulated(a, lines, entries, table, length, detail, plain)
+        if regular:
+            _analyse_regulated(a, lines, entries, feet, table, length, detail, plain)
         else:
             a.form = form_name(length, n)
             a.ancient = True
@@ -403,7 +414,7 @@ def _analyse(lines: list[str], entries: list[list[_Entry]], table: _Table, detai
         _rhyme_ancient(a, lines, entries, table)
     _repeated_chars(a, lines)
     if plain:
-        if table.unknown and not table.unknown.isdisjoint("".join(lines)):
+        if unknown:
             _unknown_chars(a, lines, entries)
     elif any(e.code & _UNK for row in entries for e in row):
         _unknown_chars(a, lines, entries)
@@ -528,12 +539,13 @@ def _line_costs(L: int, masks: tuple[int, int, int, int], end: str, rescue: bool
 _STRICT = {5: 0b01010, 7: 0b0101010}  # 二四(六), not the last char
 
 
-def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail: bool, plain: bool) -> None:
-    """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every line judged."""
+def _analyse_regulated(a: _Analysis, lines, entries, feet, table, length: int, detail: bool, plain: bool) -> None:
+    """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every line judged.
+
+    ``feet``: each line's last entry; ``entries`` (every char's) may be None in the batch path."""
     n = len(lines)
     L = length
-    feet = [entries[i][-1] for i in range(1, n, 2)]
-    group, ze = _choose_group(feet, entries[0][-1])
+    group, ze = _choose_group(feet[1::2], feet[0])
     a.group = group
     if ze:
         a.form = form_name(length, n, ancient=True)
@@ -545,7 +557,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
         return
 
     # Does line 1 rhyme? Its foot in the group, or a 平 it cannot avoid (a neighbour: 孤雁入群).
-    first = entries[0][-1]
+    first = feet[0]
     # (a foot read 仄 commonly and 平 in the group only by a rare reading, like 不 in 尤, does not rhyme)
     first_rhymes = (
         not (first.code & _ANY_Z)
@@ -616,7 +628,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     # Feet split evenly between groups (紅豆生南國 with one foot changed): no telling which is
     # wrong, so each foot of the chosen group is flagged too.
     feet_lines = [i for i in range(n) if ends[i] == PING]
-    in_group = [i for i in feet_lines if group is not None and group in entries[i][-1].ping]
+    in_group = [i for i in feet_lines if group is not None and group in feet[i].ping]
     split = len(feet_lines) >= 2 and 0 < len(in_group) * 2 <= len(feet_lines)
     if split:
         strays = "、".join(f"『{lines[i][-1]}』" for i in feet_lines if i not in in_group)
@@ -630,7 +642,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
     notes = a.notes
 
     if not detail:
-        _judge_brief(a, lines, entries, states, ends, mism, masks, group, neighbours, split, L, broken)
+        _judge_brief(a, lines, feet, states, ends, mism, masks, group, neighbours, split, L, broken)
     else:
         P = [m[0] for m in masks]
         Z = [m[1] for m in masks]
@@ -699,7 +711,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
                                 (ln, j + 1, "tone", "error", f"{_where(ln, j + 1)}『{line[j]}』應{need}而{'仄' if need == PING else '平'}。", (i, j, need))
                             )
             # the last char: a rhyme foot, or a 仄 ending
-            foot = entries[i][-1]
+            foot = feet[i]
             if end == PING:
                 a.rhyme_lines[i] = True
                 req[last] = PING
@@ -789,7 +801,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, table, length: int, detail:
                 st[-1] = "rhyme"
 
 
-def _judge_brief(a, lines, entries, states, ends, mism, masks, group, neighbours, split, L, broken) -> None:
+def _judge_brief(a, lines, feet, states, ends, mism, masks, group, neighbours, split, L, broken) -> None:
     """The verdict of every line without statuses, notes or messages (batch mode); the same rules as
     the detailed loop in _analyse_regulated, which tests/test_checker.py holds it to."""
     n = len(lines)
@@ -825,7 +837,7 @@ def _judge_brief(a, lines, entries, states, ends, mism, masks, group, neighbours
                 for j in range(1, last, 2):
                     if mm >> j & 1:
                         add((ln, j + 1, "tone", "error", "", None))
-        foot = entries[i][-1]
+        foot = feet[i]
         end = ends[i]
         if end == PING:
             if group is not None and group in foot.ping:
@@ -984,15 +996,12 @@ def _prepare(text: str, table: _Table, fast: bool = False):
     if fast:
         quick = _quick_lines(text)
         if quick is not None:
-            get = table.entries.get
-            entry = table.entry
-            entries = []
-            for s in quick:
-                row = list(map(get, s))
-                if None in row:
-                    row = [entry(c) for c in s]
-                entries.append(row)
-            return None, quick, quick, entries, True
+            known = table.entries
+            chars = set("".join(quick))
+            if not known.keys() >= chars:
+                for c in chars:
+                    table.entry(c)
+            return None, quick, quick, None, True  # entries looked up in _analyse where needed
     from poetry.text import parse_poem
 
     poem = parse_poem(text)
