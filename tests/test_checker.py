@@ -135,8 +135,12 @@ def test_repeated_chars_are_noted_but_reduplications_are_not():
 
 
 def test_unknown_characters_are_marked_not_raised():
-    result = check_poem("白日依山盡，黃河入海□。欲窮千里目，更上一層樓。")
+    text = "白日依山盡，黃河入海□。欲窮千里目，更上一層樓。"
+    result = check_poem(text)
     assert (2, 5, "unknown_char") in notes_of(result)
+    brief = check_lines_brief(text)
+    assert {"line": 2, "pos": 5, "kind": "unknown_char", "severity": "note"} in brief["violations"]
+    assert brief["regulated"] == result.regulated
     assert status_at(result, 2, 5) == "unknown"
     assert result.lines[1].chars[4].mark == MARKS["unknown"]
 
