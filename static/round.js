@@ -279,6 +279,7 @@
       else if (!isHost()) notice(state.phase === "lobby" ? S.waitHost : "");
       $("deal-panel").hidden = state.phase === "lobby";
       $("hand-panel").hidden = !(plays() && state.phase !== "lobby");
+      if ($("themes-panel") && !hand) $("themes-panel").hidden = true;  // shown once the hand is dealt
       $("editor-panel").hidden = !(plays() && state.phase === "dealt");
       $("record-panel").hidden = !(isHost() && state.phase === "dealt");
       $("results-panel").hidden = state.phase !== "published";
@@ -538,13 +539,20 @@
       return api("GET", base + "/hand").then(function (r) {
         if (r.ok) {
           hand = r.data.tiles;
-          // for panels beside the hand (themes): the seat's own tiles, once loaded
-          var panel = $("themes-panel");
-          if (panel) panel.setAttribute("data-chars", hand.map(function (t) { return t.char; }).join(""));
-          document.dispatchEvent(new CustomEvent("round:hand", { detail: { code: code, tiles: hand } }));
           if (editor) editor.setOptions({ hand: hand.map(function (t) { return t.char; }).join("") });
         }
       });
+    }
+
+    /* For panels beside the hand (themes): the seat's own tiles, once the deal has been shown. */
+    function announceHand() {
+      if (!hand) return;
+      var panel = $("themes-panel");
+      if (panel) {
+        panel.setAttribute("data-chars", hand.map(function (t) { return t.char; }).join(""));
+        panel.hidden = false;
+      }
+      document.dispatchEvent(new CustomEvent("round:hand", { detail: { code: code, tiles: hand } }));
     }
 
     // -- the draft: saved on the server as one types --
@@ -753,10 +761,11 @@
         loadHand().then(function () {
           attachEditor();
           if (before === "lobby") {
-            animateDeal();
+            animateDeal().then(announceHand);
           } else {
             showDealResult();
             renderHand();
+            announceHand();
           }
           return loadDraft();
         });
