@@ -177,24 +177,28 @@ def api_deal(code: str):
 
 @bp.get("/api/rounds/<code>/hand")
 def api_hand(code: str):
+    """One's own 150 tiles, in draw order."""
     code = _code(code)
     return jsonify(get_store().hand(code, current_seat(code)))
 
 
 @bp.get("/api/rounds/<code>/hands")
 def api_hands(code: str):
+    """Every hand: the 詩伯's record (403 for others until publication)."""
     code = _code(code)
     return jsonify(get_store().hands(code, current_seat(code)))
 
 
 @bp.get("/api/rounds/<code>/draft")
 def api_get_draft(code: str):
+    """One's own draft (or the submitted poem, while locked)."""
     code = _code(code)
     return jsonify(get_store().get_draft(code, current_seat(code)))
 
 
 @bp.put("/api/rounds/<code>/draft")
 def api_save_draft(code: str):
+    """Save one's draft as one types."""
     code = _code(code)
     seat = current_seat(code)
     data = _body()
@@ -203,6 +207,7 @@ def api_save_draft(code: str):
 
 @bp.post("/api/rounds/<code>/submit")
 def api_submit(code: str):
+    """Hand in title and poem (locked; 422 when the composition rule is broken)."""
     code = _code(code)
     seat = current_seat(code)
     data = _body()
@@ -211,6 +216,7 @@ def api_submit(code: str):
 
 @bp.post("/api/rounds/<code>/reopen")
 def api_reopen(code: str):
+    """The 詩伯 unlocks one seat's submission."""
     code = _code(code)
     seat = current_seat(code)
     data = _body()
@@ -219,12 +225,14 @@ def api_reopen(code: str):
 
 @bp.post("/api/rounds/<code>/publish")
 def api_publish(code: str):
+    """The 詩伯 publishes the round."""
     code = _code(code)
     return jsonify(get_store().publish(code, current_seat(code)))
 
 
 @bp.get("/api/rounds/<code>/results")
 def api_results(code: str):
+    """After publication: poems, hands, grades and the reveal (salt, order)."""
     code = _code(code)
     return jsonify(get_store().results(code))
 
