@@ -1031,11 +1031,15 @@ def check_lines_brief(text: str, rhyme_book: Any = "pingshui") -> dict:
     }
 
 
-def check_poem(text: str, rhyme_book: Any = "pingshui", hand: Iterable[str] | None = None) -> CheckResult:
+def check_poem(
+    text: str, rhyme_book: Any = "pingshui", hand: Iterable[str] | None = None, hand_only: bool = False
+) -> CheckResult:
     """Judge a poem: form, pattern, rhyme, every character's tone and status, faults with fixes.
 
     ``rhyme_book`` is a name ("pingshui", "xinyun") or a RhymeBook; ``hand`` the player's tiles, whose
-    characters are suggested first. Raises MalformedPoemError for text that cannot be read.
+    characters are suggested first; ``hand_only`` (集字) suggests nothing but the hand's characters.
+    Each fault's suggestions are ranked by how well they fit their neighbours in Tang verse (see
+    ``_suggest``). Raises MalformedPoemError for text that cannot be read.
 
     >>> r = check_poem("空山新雨後，天氣晚來秋。明月松間照，清泉石上流。竹喧歸浣女，蓮動下漁舟。隨意春芳歇，王孫自可留。")
     >>> r.form, r.pattern, r.regulated
@@ -1061,8 +1065,13 @@ def check_poem(text: str, rhyme_book: Any = "pingshui", hand: Iterable[str] | No
         line_reports.append(LineReport(i + 1, original[i], tuple(chars), a.rhyme_lines[i]))
 
     violations = []
+    context = None
     for line_no, pos, kind, severity, message, spec in a.violations:
-        suggestions = _suggest(spec, a, table, hand_set, used) if spec and severity == "error" else ()
+        suggestions: tuple[str, ...] = ()
+        if spec and severity == "error" and not (hand_only and not hand_set):
+            if context is None:
+                context = _FixContext(a, lines, entries, table, plain)
+            suggestions = _suggest(spec, context, hand_set, used, hand_only)
         violations.append(Violation(line_no, pos, kind, severity, message, suggestions))
 
     return CheckResult(
@@ -1100,33 +1109,192 @@ def _hand_set(hand: Iterable[str] | None) -> set[str] | None:
     return chars
 
 
-def _suggest(spec, a: _Analysis, table: _Table, hand: set[str] | None, used: set[str], limit: int = 6) -> tuple[str, ...]:
-    """A handful of chars for the faulty position: of the right tone, or of the rhyme group for a foot;
-    the hand's chars first."""
-    _, _, need = spec
+# --- fix suggestions ------------------------------------------------------------------------------
+# Candidates of the required tone (by common reading) or of the rhyme group, ranked by a smoothed
+# bigram model of Tang verse: log P(c | left neighbour) + log P(right neighbour | c) within the line,
+# from data/suggest_bigrams.tsv (scripts/build_suggestions.py). The table is read on the first
+# suggestion, never by the batch path, and its rows are parsed one by one as they are needed.
+
+SUGGEST_TABLE = "suggest_bigrams.tsv"
+#: How many suggestions a fault gets (the editor shows up to 8).
+SUGGEST_LIMIT = 8
+#: Additive smoothing toward the unigram distribution (tuned on the build's development split).
+_SMOOTH = 20.0
+#: Frequent chars always considered besides those seen next to the neighbours.
+_BACKGROUND = 300
+#: Weight of a neighbour across a word break (五言 2|3, 七言 2|2|3): 「悲秋常」 fits 秋 by 悲 more than by 常.
+_ACROSS = 0.5
+
+
+def _bonds(length: int, j: int) -> tuple[float, float]:
+    """Weights of the left and right neighbour of char j (0-based) in a line of ``length`` chars: 1 inside
+    a word (the line's 2+2+3 / 2+3 rhythm), _ACROSS across a break."""
+    breaks = (2, 4) if length == 7 else ((2,) if length == 5 else ((2, 4) if length == 6 else (2,)))
+    return (_ACROSS if j in breaks else 1.0), (_ACROSS if j + 1 in breaks else 1.0)
+
+
+class _FitTable:
+    """Adjacent-character counts of Tang verse: char → (count, as_left), rows of followers and
+    predecessors parsed on first use (read-only once built)."""
+
+    def __init__(self, path) -> None:
+        self.count: dict[str, int] = {}
+        self.as_left: dict[str, int] = {}
+        self._raw: dict[str, tuple[str, str]] = {}
+        self._followers: dict[str, dict[str, int]] = {}
+        self._predecessors: dict[str, dict[str, int]] = {}
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("#"):
+                    continue
+                c, n, left, _right, after, before = line.rstrip("\n").split("\t")
+                self.count[c] = int(n)
+                self.as_left[c] = int(left)
+                self._raw[c] = (after, before)
+        self.total = sum(self.count.values()) or 1
+        self.by_count = tuple(self.count)  # the file lists chars most used first
+
+    @staticmethod
+    def _parse(row: str) -> dict[str, int]:
+        return {tok[0]: int(tok[1:]) for tok in row.split(" ")} if row else {}
+
+    def followers(self, c: str) -> dict[str, int]:
+        row = self._followers.get(c)
+        if row is None:
+            raw = self._raw.get(c)
+            row = self._followers[c] = self._parse(raw[0]) if raw else {}
+        return row
+
+    def predecessors(self, c: str) -> dict[str, int]:
+        row = self._predecessors.get(c)
+        if row is None:
+            raw = self._raw.get(c)
+            row = self._predecessors[c] = self._parse(raw[1]) if raw else {}
+        return row
+
+
+_FIT_TABLES: dict[str, _FitTable] = {}
+
+
+def _fit_table() -> _FitTable | None:
+    """The suggestion table of the current data directory, loaded once (None when it is missing)."""
+    from poetry.data import data_path
+
+    path = str(data_path(SUGGEST_TABLE))
+    table = _FIT_TABLES.get(path)
+    if table is None:
+        try:
+            table = _FitTable(path)
+        except FileNotFoundError:
+            return None
+        _FIT_TABLES[path] = table
+    return table
+
+
+class _FixContext:
+    """What the suggestions of one report share: the poem, its faults, the fit table."""
+
+    def __init__(self, a: _Analysis, lines: list[str], entries, table: _Table, plain: bool) -> None:
+        self.a = a
+        self.lines = lines
+        self.entries = entries
+        self.table = table
+        self.plain = plain
+        self.errors = {(v[0], v[1], v[2]) for v in a.violations if v[3] == "error"}
+        self.fit = _fit_table()
+        self._safe: dict[tuple, bool] = {}
+
+    def safe(self, i: int, j: int, e: _Entry, c: str) -> bool:
+        """Whether a char with entry ``e`` at line i, char j adds no fault the poem did not have
+        (a new 孤平, 三平尾, 出韻 …); memoised by tone code, since chars of one code judge alike."""
+        key = (i, j, e.code, e.common_ping if j == len(self.lines[i]) - 1 else None)
+        ok = self._safe.get(key)
+        if ok is None:
+            lines = list(self.lines)
+            lines[i] = lines[i][:j] + c + lines[i][j + 1 :]
+            entries = [list(row) for row in self.entries]
+            entries[i][j] = e
+            after = _analyse(lines, entries, self.table, detail=False, plain=self.plain)
+            new = {(v[0], v[1], v[2]) for v in after.violations if v[3] == "error"} - self.errors
+            ok = self._safe[key] = not new
+        return ok
+
+
+def _fit_scores(fit: _FitTable, left: str | None, right: str | None, chars: Iterable[str],
+                bonds: tuple[float, float] = (1.0, 1.0)) -> dict[str, float]:
+    """w₁·log P(c | left) + w₂·log P(right | c), each smoothed toward the unigram distribution."""
+    from math import log
+
+    total = fit.total
+    count = fit.count
+    beta = _SMOOTH
+    after = fit.followers(left) if left else None
+    before = fit.predecessors(right) if right else None
+    left_n = fit.as_left.get(left, 0) + beta if left else 0.0
+    right_p = beta * count.get(right, 0.5) / total if right else 0.0
+    scores = {}
+    w_left, w_right = bonds
+    for c in chars:
+        p = count.get(c, 0.5) / total
+        s = w_left * log((after.get(c, 0) + beta * p) / left_n) if after is not None else w_left * log(p)
+        if before is not None:
+            s += w_right * log((before.get(c, 0) + right_p) / (fit.as_left.get(c, 0) + beta))
+        scores[c] = s
+    return scores
+
+
+def _suggest(spec, ctx: _FixContext, hand: set[str] | None, used: set[str], hand_only: bool = False,
+             limit: int = SUGGEST_LIMIT) -> tuple[str, ...]:
+    """A handful of chars for the faulty position: of the required tone (by common reading), or of the
+    poem's rhyme group for a foot; ranked by fit with the neighbours, the hand's chars first (only
+    them when ``hand_only``, 集字); never a char of the poem, and none that adds a fault where others
+    do not.
+
+    >>> r = check_poem("風急天高猿嘯哀，渚淺沙白鳥飛回。無邊落木蕭蕭下，不盡長江滾滾來。"
+    ...                "萬里悲秋常作客，百年多病獨登臺。艱難苦恨繁霜鬢，潦倒新停濁酒杯。")
+    >>> fix = r.violations[0].suggestions
+    >>> len(fix) == 8 and "時" not in fix[:3]
+    True
+    """
+    i, j, need = spec
+    a, table, fit = ctx.a, ctx.table, ctx.fit
+    line = ctx.lines[i]
     if need == "rhyme":
         if not a.group:
             return ()
-        pool = table.book.chars_in_group(a.group)
-        fits = lambda c: a.group in table.entry(c).common_ping  # noqa: E731
+        group = a.group
+        pool: Iterable[str] = table.book.chars_in_group(group)
+        fits = lambda e: group in e.common_ping  # noqa: E731
     else:
-        pool = table.chars_of_tone(need)
         want = _CP if need == PING else _CZ
-        fits = lambda c: table.entry(c).code & 3 == want  # noqa: E731
-    out: list[str] = []
-    if hand:
-        rank = {c: k for k, c in enumerate(pool)}
-        for c in sorted(hand, key=lambda c: (rank.get(c, len(rank)), c)):
-            if c not in used and fits(c):
-                out.append(c)
-                if len(out) >= limit:
-                    return tuple(out)
-    for c in pool:
-        if c not in used and c not in out and fits(c):
-            out.append(c)
-            if len(out) >= limit:
-                break
-    return tuple(out)
+        fits = lambda e: e.code & 3 == want and not e.code & _UNK  # noqa: E731
+        if fit is None:
+            pool = table.chars_of_tone(need)
+        else:
+            left = line[j - 1] if j > 0 else None
+            right = line[j + 1] if j + 1 < len(line) else None
+            near = dict.fromkeys(fit.followers(left)) if left else {}
+            if right:
+                near.update(dict.fromkeys(fit.predecessors(right)))
+            near.update(dict.fromkeys(fit.by_count[:_BACKGROUND]))
+            pool = near
+    from_hand = [c for c in sorted(hand) if c not in used and fits(table.entry(c))] if hand else []
+    others = [] if hand_only else [c for c in pool if c not in used and fits(table.entry(c))]
+    if fit is not None:
+        left = line[j - 1] if j > 0 else None
+        right = line[j + 1] if j + 1 < len(line) else None
+        scores = _fit_scores(fit, left, right, set(from_hand) | set(others), _bonds(len(line), j))
+        from_hand.sort(key=lambda c: -scores[c])
+        others.sort(key=lambda c: -scores[c])
+    ranked = list(dict.fromkeys(from_hand + others))
+    # Chars of one tone code judge alike: check each code once, drop those that add a fault if any do not.
+    shortlist = ranked[: limit * 3]
+    safe = [c for c in shortlist if ctx.safe(i, j, table.entry(c), c)]
+    if safe:
+        if len(safe) < limit:
+            safe += [c for c in ranked[limit * 3 :] if ctx.safe(i, j, table.entry(c), c)][: limit - len(safe)]
+        ranked = safe
+    return tuple(ranked[:limit])
 
 
 def _summary(a: _Analysis, n: int) -> str:

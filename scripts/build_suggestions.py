@@ -1,0 +1,204 @@
+"""Build the fix-suggestion table of the checker from the 全唐詩 corpus.
+
+    python scripts/build_suggestions.py [--corpus ../shared/corpus] [--out data/suggest_bigrams.tsv]
+
+The checker (poetry/checker.py) ranks the characters it offers for a faulty position by how well they fit
+their neighbours in Tang verse: a smoothed bigram model, P(c | left neighbour) · P(right neighbour | c),
+within the line. This script counts what it needs and writes one row per character:
+
+    char  count  as_left  as_right  followers  predecessors
+
+``count`` is the character's frequency in the lines, ``as_left`` / ``as_right`` how often it opens / closes
+an adjacent pair inside a line, ``followers`` the characters seen right after it (``清12 邊8 …``: a
+character then its count, most frequent first) and ``predecessors`` those seen right before it.
+Pairs seen fewer than MIN_PAIR times are dropped, and characters seen fewer than MIN_CHAR times.
+
+Cleaning: editorial notes in parentheses (also across paragraphs), ``[字]`` brackets and ``□`` gaps break
+the line (no pair is counted across them); anything not a CJK ideograph goes. The corpus' wrong
+traditional forms are repaired only where the context is clear (鬆 → 松 except in 蓬鬆-like words for
+loose hair, 徵人/遠徵 → 征人/遠征, 幹坤 → 乾坤, 萬裏/千裏 … → 萬里/千里); 裏 (inside) and 徵 (宮徵, 徵君)
+are right in most of their uses and stay.
+
+Held out (never counted), so that scripts/eval_suggestions.py measures on poems the table has not seen:
+every poem of 唐詩三百首 (a corpus poem whose normalised text equals an anthology poem's, or half of whose
+lines are lines of one anthology poem), and a development split (every DEV_EVERY-th remaining poem by
+corpus order) for tuning the smoothing. A rebuild from the same corpus gives the same file; it takes about
+half a minute on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
+DEFAULT_OUT = ROOT / "data" / "suggest_bigrams.tsv"
+
+MIN_PAIR = 2
+MIN_CHAR = 2
+DEV_EVERY = 50
+
+_NOTE = re.compile(r"[（(][^（）()]*[）)]")
+_NOTE_ACROSS = re.compile(r"[（(][^）)]*[）)]", re.S)
+_BRACKET = re.compile(r"[\[［][^\]］]*[\]］]")
+_LINE_SPLIT = re.compile(r"[，。？！；：、,.?!;:\s]+")
+_NOT_HAN = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff]+")
+#: context-bound repairs of the corpus' conversion faults (each (pattern, replacement) on a line)
+_REPAIRS = (
+    (re.compile(r"(?<![蓬鬅髻梳輕薄鬆])鬆(?!鬆)"), "松"),
+    (re.compile(r"徵(?=[人夫途馬帆衣鴻鞍蓬戍客])"), "征"),
+    (re.compile(r"(?<=[遠長西東南北出])徵"), "征"),
+    (re.compile(r"幹(?=坤)"), "乾"),
+    (re.compile(r"(?<=[萬千百十數幾])裏"), "里"),
+)
+
+
+def clean_lines(paragraphs: list[str]) -> list[list[str]]:
+    """The lines of a poem, each a list of segments (a gap, bracket or stray mark splits a line).
+
+    >>> clean_lines(["渚清沙白鳥飛回(一作：廻)，萬[里]悲秋□作客。"])
+    [['渚清沙白鳥飛回'], ['萬', '悲秋', '作客']]
+    """
+    text = "\n".join(paragraphs)
+    previous = None
+    while previous != text:
+        previous, text = text, _NOTE.sub("", text)
+    text = _NOTE_ACROSS.sub("", text)
+    text = _BRACKET.sub("|", text)
+    lines = []
+    for part in _LINE_SPLIT.split(text):
+        segments = [s for s in _NOT_HAN.split(part) if s]
+        if segments:
+            fixed = []
+            for seg in segments:
+                for pattern, repl in _REPAIRS:
+                    seg = pattern.sub(repl, seg)
+                fixed.append(seg)
+            lines.append(fixed)
+    return lines
+
+
+def plain_lines(poem: list[list[str]]) -> list[str]:
+    """Lines of a cleaned poem with no gap in them (for matching and evaluation)."""
+    return ["".join(line) for line in poem]
+
+
+def load_corpus(corpus: Path) -> list[dict]:
+    poems = []
+    with gzip.open(corpus / "quantangshi.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for raw in fh:
+            rec = json.loads(raw)
+            poems.append({"id": rec["id"], "title": rec["title"], "author": rec["author"],
+                          "lines": clean_lines(rec["paragraphs"])})
+    return poems
+
+
+def load_anthology(corpus: Path) -> list[dict]:
+    """唐詩三百首 with the anthology's form labels, cleaned like the corpus."""
+    data = json.loads((corpus / "tangshisanbaishou.json").read_text(encoding="utf-8"))
+    out = []
+    for section in data["content"]:
+        for rec in section["content"]:
+            lines = clean_lines(rec["paragraphs"])
+            if lines:
+                out.append({"title": rec["chapter"] + (rec["subchapter"] or ""), "author": rec["author"],
+                            "type": section["type"], "lines": lines})
+    return out
+
+
+def held_out(poems: list[dict], anthology: list[dict]) -> set[int]:
+    """Indices of corpus poems that are (versions of) anthology poems: same normalised text, or half of
+    their lines lines of one anthology poem."""
+    texts = {"".join(plain_lines(p["lines"])) for p in anthology}
+    owner: dict[str, set[int]] = defaultdict(set)
+    for j, p in enumerate(anthology):
+        for line in plain_lines(p["lines"]):
+            if len(line) >= 4:
+                owner[line].add(j)
+    held = set()
+    for i, poem in enumerate(poems):
+        lines = plain_lines(poem["lines"])
+        if not lines:
+            continue
+        if "".join(lines) in texts:
+            held.add(i)
+            continue
+        shared = Counter(j for line in lines for j in owner.get(line, ()))
+        if shared and shared.most_common(1)[0][1] * 2 >= len(lines):
+            held.add(i)
+    return held
+
+
+def split(poems: list[dict], anthology: list[dict]) -> tuple[list[int], list[int], set[int]]:
+    """(training indices, development indices, held-out anthology matches)."""
+    held = held_out(poems, anthology)
+    rest = [i for i in range(len(poems)) if i not in held]
+    dev = rest[::DEV_EVERY]
+    dev_set = set(dev)
+    return [i for i in rest if i not in dev_set], dev, held
+
+
+def count(poems: list[dict], train: list[int]) -> tuple[Counter, Counter]:
+    unigrams: Counter = Counter()
+    pairs: Counter = Counter()
+    for i in train:
+        for line in poems[i]["lines"]:
+            for seg in line:
+                unigrams.update(seg)
+                pairs.update(zip(seg, seg[1:]))
+    return unigrams, pairs
+
+
+def write_table(unigrams: Counter, pairs: Counter, out: Path, n_train: int, n_dev: int, n_held: int) -> None:
+    as_left: Counter = Counter()
+    as_right: Counter = Counter()
+    followers: dict[str, list] = defaultdict(list)
+    predecessors: dict[str, list] = defaultdict(list)
+    for (a, b), n in pairs.items():
+        as_left[a] += n
+        as_right[b] += n
+        if n >= MIN_PAIR and unigrams[a] >= MIN_CHAR and unigrams[b] >= MIN_CHAR:
+            followers[a].append((n, b))
+            predecessors[b].append((n, a))
+
+    def row(items: list) -> str:
+        items.sort(key=lambda t: (-t[0], t[1]))
+        return " ".join(f"{c}{n}" for n, c in items)
+
+    chars = sorted((c for c, n in unigrams.items() if n >= MIN_CHAR), key=lambda c: (-unigrams[c], c))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write("# Fix suggestions of the checker: adjacent-character counts within the lines of 全唐詩\n")
+        fh.write("# (chinese-poetry corpus, MIT licence), by scripts/build_suggestions.py. Auto-generated, don't edit.\n")
+        fh.write(f"# poems counted {n_train}; held out: {n_held} 唐詩三百首 matches, {n_dev} development poems.\n")
+        fh.write(f"# tokens {sum(unigrams.values())}; pairs {sum(pairs.values())}; pairs seen >= {MIN_PAIR} kept.\n")
+        fh.write("# char\tcount\tas_left\tas_right\tfollowers (char+count …)\tpredecessors (char+count …)\n")
+        for c in chars:
+            fh.write(f"{c}\t{unigrams[c]}\t{as_left[c]}\t{as_right[c]}\t{row(followers.get(c, []))}\t{row(predecessors.get(c, []))}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    poems = load_corpus(args.corpus)
+    anthology = load_anthology(args.corpus)
+    train, dev, held = split(poems, anthology)
+    unigrams, pairs = count(poems, train)
+    write_table(unigrams, pairs, args.out, len(train), len(dev), len(held))
+    size = args.out.stat().st_size
+    print(f"{len(poems)} poems: {len(train)} counted, {len(dev)} development, {len(held)} held out (唐詩三百首); "
+          f"{len(unigrams)} chars, {len(pairs)} pairs → {args.out} ({size / 1e6:.2f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
