@@ -1119,11 +1119,11 @@ SUGGEST_TABLE = "suggest_bigrams.tsv"
 #: How many suggestions a fault gets (the editor shows up to 8).
 SUGGEST_LIMIT = 8
 #: Additive smoothing toward the unigram distribution (tuned on the build's development split).
-_SMOOTH = 20.0
+_SMOOTH = 250.0
 #: Frequent chars always considered besides those seen next to the neighbours.
 _BACKGROUND = 300
 #: Weight of a neighbour across a word break (五言 2|3, 七言 2|2|3): 「悲秋常」 fits 秋 by 悲 more than by 常.
-_ACROSS = 0.5
+_ACROSS = 0.2
 
 
 def _bonds(length: int, j: int) -> tuple[float, float]:
@@ -1259,6 +1259,8 @@ def _suggest(spec, ctx: _FixContext, hand: set[str] | None, used: set[str], hand
     i, j, need = spec
     a, table, fit = ctx.a, ctx.table, ctx.fit
     line = ctx.lines[i]
+    left = line[j - 1] if j > 0 else None
+    right = line[j + 1] if j + 1 < len(line) else None
     if need == "rhyme":
         if not a.group:
             return ()
@@ -1270,31 +1272,29 @@ def _suggest(spec, ctx: _FixContext, hand: set[str] | None, used: set[str], hand
         fits = lambda e: e.code & 3 == want and not e.code & _UNK  # noqa: E731
         if fit is None:
             pool = table.chars_of_tone(need)
-        else:
-            left = line[j - 1] if j > 0 else None
-            right = line[j + 1] if j + 1 < len(line) else None
+        else:  # what Tang poets put next to these neighbours, and the most used chars
             near = dict.fromkeys(fit.followers(left)) if left else {}
             if right:
                 near.update(dict.fromkeys(fit.predecessors(right)))
             near.update(dict.fromkeys(fit.by_count[:_BACKGROUND]))
             pool = near
-    from_hand = [c for c in sorted(hand) if c not in used and fits(table.entry(c))] if hand else []
-    others = [] if hand_only else [c for c in pool if c not in used and fits(table.entry(c))]
-    if fit is not None:
-        left = line[j - 1] if j > 0 else None
-        right = line[j + 1] if j + 1 < len(line) else None
-        scores = _fit_scores(fit, left, right, set(from_hand) | set(others), _bonds(len(line), j))
-        from_hand.sort(key=lambda c: -scores[c])
-        others.sort(key=lambda c: -scores[c])
-    ranked = list(dict.fromkeys(from_hand + others))
+    entry = table.entry
+    from_hand = sorted(c for c in hand if c not in used and fits(entry(c))) if hand else []
+    others: list[str] = []
+    if not hand_only:
+        hand_chars = set(from_hand)
+        others = [c for c in pool if c not in used and c not in hand_chars and fits(entry(c))]
+        if fit is not None:
+            scores = _fit_scores(fit, left, right, others, _bonds(len(line), j))
+            others.sort(key=scores.__getitem__, reverse=True)
+        del others[limit * 3 :]
+    if fit is not None and len(from_hand) > 1:
+        hand_scores = _fit_scores(fit, left, right, from_hand, _bonds(len(line), j))
+        from_hand.sort(key=hand_scores.__getitem__, reverse=True)
+    ranked = from_hand + others
     # Chars of one tone code judge alike: check each code once, drop those that add a fault if any do not.
-    shortlist = ranked[: limit * 3]
-    safe = [c for c in shortlist if ctx.safe(i, j, table.entry(c), c)]
-    if safe:
-        if len(safe) < limit:
-            safe += [c for c in ranked[limit * 3 :] if ctx.safe(i, j, table.entry(c), c)][: limit - len(safe)]
-        ranked = safe
-    return tuple(ranked[:limit])
+    safe = [c for c in ranked if ctx.safe(i, j, entry(c), c)]
+    return tuple((safe or ranked)[:limit])
 
 
 def _summary(a: _Analysis, n: int) -> str:

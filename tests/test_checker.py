@@ -209,3 +209,99 @@ def test_the_new_rhyme_book_reads_entering_tones_as_modern_mandarin():
     tone = [v for v in planted.violations if v.severity == "error"]
     assert [(v.line, v.pos, v.kind) for v in tone] == [(3, 2, "tone")]
     assert tone[0].suggestions and all(book.tone_of(c).value == "仄" for c in tone[0].suggestions)
+
+
+# --- fix suggestions: ranked by fit with the neighbours in Tang verse (data/suggest_bigrams.tsv) ---------
+
+
+def shipped_pairs(char: str) -> tuple[set[str], set[str]]:
+    """(chars seen right after ``char``, chars seen right before it) in the shipped suggestion table."""
+    from poetry.data import data_path
+
+    with open(data_path("suggest_bigrams.tsv"), encoding="utf-8") as fh:
+        for line in fh:
+            fields = line.rstrip("\n").split("\t")
+            if fields[0] == char:
+                return ({t[0] for t in fields[4].split()}, {t[0] for t in fields[5].split()})
+    return set(), set()
+
+
+def fault_at(result: CheckResult, line: int, pos: int):
+    return next(v for v in result.violations if (v.line, v.pos) == (line, pos) and v.severity == "error")
+
+
+def test_fixes_are_chars_poets_put_after_the_left_neighbour():
+    # 渚清 → 渚淺: the old ranking offered 時 歸 如 西 懷 人, none of which follows 渚 in Tang verse
+    fix = fault_at(check_poem(DENG_GAO.replace("渚清沙白", "渚淺沙白")), 2, 2).suggestions
+    after_zhu, _ = shipped_pairs("渚")
+    assert 1 <= len(fix) <= 8 and fix[0] in after_zhu
+    assert sum(c in after_zhu for c in fix[:5]) >= 3
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book()
+    assert all(book.tone_of(c).value == "平" for c in fix)
+    assert not set(fix) & set(DENG_GAO) and "淺" not in fix
+
+
+def test_fixes_fit_the_word_they_belong_to():
+    # 「萬里悲月常作客」: 4th char 平, in the word 悲_ (2+2+3); 悲秋 is the Tang poets' word
+    fix = fault_at(check_poem(DENG_GAO.replace("萬里悲秋常作客", "萬里悲月常作客")), 5, 4).suggestions
+    assert fix[0] == "秋"
+
+
+def test_every_suggestion_mends_the_fault_without_a_new_one():
+    for old, new, where in [("渚清沙白", "渚淺沙白", (2, 2)), ("百年多病", "百年多愁", (6, 4)),
+                            ("潦倒新停", "潦家新停", (8, 2)), ("繁霜鬢", "繁霜侵", (7, 7))]:
+        planted = DENG_GAO.replace(old, new)
+        result = check_poem(planted)
+        assert errors_of(result) == {(*where, "tone")}
+        fix = fault_at(result, *where).suggestions
+        assert fix
+        line = result.lines[where[0] - 1].text
+        for c in fix:
+            mended = planted.replace(line, line[: where[1] - 1] + c + line[where[1] :])
+            assert check_poem(mended).regulated, (c, mended)
+
+
+def test_hand_chars_come_first_ranked_by_fit_and_only_them_for_jizi():
+    planted = DENG_GAO.replace("萬里悲秋常作客", "萬里悲月常作客")
+    hand = "山秋江月"  # 江 is in the poem already, 月 is 仄
+    fix = fault_at(check_poem(planted, hand=hand), 5, 4).suggestions
+    assert fix[:2] == ("秋", "山")  # both hand chars of the right tone, 悲秋 before 悲山
+    assert not set(fix[2:]) & set(hand) and len(fix) > 2
+    only = fault_at(check_poem(planted, hand=hand, hand_only=True), 5, 4).suggestions
+    assert only == ("秋", "山")
+    assert fault_at(check_poem(planted, hand="月雪", hand_only=True), 5, 4).suggestions == ()
+    assert fault_at(check_poem(planted, hand_only=True), 5, 4).suggestions == ()
+
+
+def test_rhyme_foot_fixes_stay_in_the_rhyme_group_and_fit_the_left_neighbour():
+    # 山居秋暝 rhymes in 下平十一尤; 「清泉石上流」 → 上來 (上平十灰) is 出韻
+    shan_ju = POEMS[1]["text"]
+    planted = shan_ju.replace("清泉石上流", "清泉石上來")
+    result = check_poem(planted)
+    assert result.rhyme_group == "下平十一尤"
+    fix = fault_at(result, 4, 5).suggestions
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book()
+    assert fix and all("下平十一尤" in book.rhyme_groups_of(c) for c in fix)
+    assert not set(fix) & set(planted)
+    after_shang, _ = shipped_pairs("上")
+    assert fix[0] in after_shang
+
+
+def test_the_suggestion_table_is_read_only_for_the_full_report():
+    import subprocess
+    import sys
+
+    code = (
+        "from poetry import checker\n"
+        f"checker.check_lines_brief({DENG_GAO.replace('渚清', '渚淺')!r})\n"
+        "assert not checker._FIT_TABLES, 'the batch path read the suggestion table'\n"
+        f"checker.check_poem({DENG_GAO!r})\n"
+        "assert not checker._FIT_TABLES, 'a poem without faults read the suggestion table'\n"
+        f"checker.check_poem({DENG_GAO.replace('渚清', '渚淺')!r})\n"
+        "assert len(checker._FIT_TABLES) == 1\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
