@@ -1111,8 +1111,9 @@ def _hand_set(hand: Iterable[str] | None) -> set[str] | None:
 
 # --- fix suggestions ------------------------------------------------------------------------------
 # Candidates of the required tone (by common reading) or of the rhyme group, ranked by a smoothed
-# bigram model of Tang verse: log P(c | left neighbour) + log P(right neighbour | c) within the line,
-# from data/suggest_bigrams.tsv (scripts/build_suggestions.py). The table is read on the first
+# bigram model of Tang verse: log P(c | left neighbour) + log P(right neighbour | c) within the line
+# (a neighbour across the 2|2|3 word break weighs less), plus the association with the char facing
+# the position in the couplet's other line (對仗), from data/suggest_bigrams.tsv (scripts/build_suggestions.py). The table is read on the first
 # suggestion, never by the batch path, and its rows are parsed one by one as they are needed.
 
 SUGGEST_TABLE = "suggest_bigrams.tsv"
@@ -1124,6 +1125,9 @@ _SMOOTH = 250.0
 _BACKGROUND = 300
 #: Weight of a neighbour across a word break (五言 2|3, 七言 2|2|3): 「悲秋常」 fits 秋 by 悲 more than by 常.
 _ACROSS = 0.2
+#: Weight and smoothing of the char facing the position in the couplet's other line (對仗: 風急 / 渚清).
+_FACING = 0.3
+_SMOOTH_FACING = 500.0
 
 
 def _bonds(length: int, j: int) -> tuple[float, float]:
@@ -1134,23 +1138,26 @@ def _bonds(length: int, j: int) -> tuple[float, float]:
 
 
 class _FitTable:
-    """Adjacent-character counts of Tang verse: char → (count, as_left), rows of followers and
-    predecessors parsed on first use (read-only once built)."""
+    """Adjacent-character counts of Tang verse: char → (count, as_left, as_partner), rows of followers,
+    predecessors and couplet partners parsed on first use (read-only once built)."""
 
     def __init__(self, path) -> None:
         self.count: dict[str, int] = {}
         self.as_left: dict[str, int] = {}
-        self._raw: dict[str, tuple[str, str]] = {}
+        self.as_partner: dict[str, int] = {}
+        self._raw: dict[str, tuple[str, str, str]] = {}
         self._followers: dict[str, dict[str, int]] = {}
         self._predecessors: dict[str, dict[str, int]] = {}
+        self._partners: dict[str, dict[str, int]] = {}
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 if line.startswith("#"):
                     continue
-                c, n, left, _right, after, before = line.rstrip("\n").split("\t")
+                c, n, left, _right, facing, after, before, partners = line.rstrip("\n").split("\t")
                 self.count[c] = int(n)
                 self.as_left[c] = int(left)
-                self._raw[c] = (after, before)
+                self.as_partner[c] = int(facing)
+                self._raw[c] = (after, before, partners)
         self.total = sum(self.count.values()) or 1
         self.by_count = tuple(self.count)  # the file lists chars most used first
 
@@ -1170,6 +1177,14 @@ class _FitTable:
         if row is None:
             raw = self._raw.get(c)
             row = self._predecessors[c] = self._parse(raw[1]) if raw else {}
+        return row
+
+    def partners(self, c: str) -> dict[str, int]:
+        """Chars facing ``c`` at the same place of the other line of a couplet (對仗)."""
+        row = self._partners.get(c)
+        if row is None:
+            raw = self._raw.get(c)
+            row = self._partners[c] = self._parse(raw[2]) if raw else {}
         return row
 
 
@@ -1221,8 +1236,9 @@ class _FixContext:
 
 
 def _fit_scores(fit: _FitTable, left: str | None, right: str | None, chars: Iterable[str],
-                bonds: tuple[float, float] = (1.0, 1.0)) -> dict[str, float]:
-    """w₁·log P(c | left) + w₂·log P(right | c), each smoothed toward the unigram distribution."""
+                bonds: tuple[float, float] = (1.0, 1.0), facing: str | None = None) -> dict[str, float]:
+    """w₁·log P(c | left) + w₂·log P(right | c) (+ w₃·log P(c | facing) / P(c), the char at the same
+    place of the couplet's other line), each smoothed toward the unigram distribution."""
     from math import log
 
     total = fit.total
@@ -1234,11 +1250,15 @@ def _fit_scores(fit: _FitTable, left: str | None, right: str | None, chars: Iter
     right_p = beta * count.get(right, 0.5) / total if right else 0.0
     scores = {}
     w_left, w_right = bonds
+    partners = fit.partners(facing) if facing else None
+    facing_n = fit.as_partner.get(facing, 0) + _SMOOTH_FACING if facing else 1.0
     for c in chars:
         p = count.get(c, 0.5) / total
         s = w_left * log((after.get(c, 0) + beta * p) / left_n) if after is not None else w_left * log(p)
         if before is not None:
             s += w_right * log((before.get(c, 0) + right_p) / (fit.as_left.get(c, 0) + beta))
+        if partners is not None:
+            s += _FACING * log((partners.get(c, 0) / p + _SMOOTH_FACING) / facing_n)
         scores[c] = s
     return scores
 
@@ -1261,6 +1281,8 @@ def _suggest(spec, ctx: _FixContext, hand: set[str] | None, used: set[str], hand
     line = ctx.lines[i]
     left = line[j - 1] if j > 0 else None
     right = line[j + 1] if j + 1 < len(line) else None
+    other = i + 1 if i % 2 == 0 else i - 1  # the couplet's other line
+    facing = ctx.lines[other][j] if other < len(ctx.lines) and len(ctx.lines[other]) == len(line) else None
     if need == "rhyme":
         if not a.group:
             return ()
@@ -1276,6 +1298,8 @@ def _suggest(spec, ctx: _FixContext, hand: set[str] | None, used: set[str], hand
             near = dict.fromkeys(fit.followers(left)) if left else {}
             if right:
                 near.update(dict.fromkeys(fit.predecessors(right)))
+            if facing:
+                near.update(dict.fromkeys(fit.partners(facing)))
             near.update(dict.fromkeys(fit.by_count[:_BACKGROUND]))
             pool = near
     entry = table.entry
@@ -1285,11 +1309,11 @@ def _suggest(spec, ctx: _FixContext, hand: set[str] | None, used: set[str], hand
         hand_chars = set(from_hand)
         others = [c for c in pool if c not in used and c not in hand_chars and fits(entry(c))]
         if fit is not None:
-            scores = _fit_scores(fit, left, right, others, _bonds(len(line), j))
+            scores = _fit_scores(fit, left, right, others, _bonds(len(line), j), facing)
             others.sort(key=scores.__getitem__, reverse=True)
         del others[limit * 3 :]
     if fit is not None and len(from_hand) > 1:
-        hand_scores = _fit_scores(fit, left, right, from_hand, _bonds(len(line), j))
+        hand_scores = _fit_scores(fit, left, right, from_hand, _bonds(len(line), j), facing)
         from_hand.sort(key=hand_scores.__getitem__, reverse=True)
     ranked = from_hand + others
     # Chars of one tone code judge alike: check each code once, drop those that add a fault if any do not.

@@ -6,12 +6,15 @@ The checker (poetry/checker.py) ranks the characters it offers for a faulty posi
 their neighbours in Tang verse: a smoothed bigram model, P(c | left neighbour) · P(right neighbour | c),
 within the line. This script counts what it needs and writes one row per character:
 
-    char  count  as_left  as_right  followers  predecessors
+    char  count  as_left  as_right  as_partner  followers  predecessors  partners
 
 ``count`` is the character's frequency in the lines, ``as_left`` / ``as_right`` how often it opens / closes
 an adjacent pair inside a line, ``followers`` the characters seen right after it (``清12 邊8 …``: a
 character then its count, most frequent first) and ``predecessors`` those seen right before it.
-Pairs seen fewer than MIN_PAIR times are dropped, and characters seen fewer than MIN_CHAR times.
+``partners`` are the characters facing it at the same place in the other line of a couplet (對仗:
+風急 / 渚清), over couplets of two five- or seven-character lines, ``as_partner`` how often it faces one.
+Pairs seen fewer than MIN_PAIR times (partners: MIN_PARTNER) are dropped, and characters seen fewer than
+MIN_CHAR times.
 
 Cleaning: editorial notes in parentheses (also across paragraphs), ``[字]`` brackets and ``□`` gaps break
 the line (no pair is counted across them); anything not a CJK ideograph goes. The corpus' wrong
@@ -20,8 +23,8 @@ loose hair, 徵人/遠徵 → 征人/遠征, 幹坤 → 乾坤, 萬裏/千裏 �
 are right in most of their uses and stay.
 
 Held out (never counted), so that scripts/eval_suggestions.py measures on poems the table has not seen:
-every poem of 唐詩三百首 (a corpus poem whose normalised text equals an anthology poem's, or half of whose
-lines are lines of one anthology poem), and a development split (every DEV_EVERY-th remaining poem by
+every poem of 唐詩三百首 (a corpus poem whose normalised text equals an anthology poem's, half of whose
+lines are lines of one anthology poem, or that shares a line with an anthology poem of the same author), and a development split (every DEV_EVERY-th remaining poem by
 corpus order) for tuning the smoothing. A rebuild from the same corpus gives the same file; it takes about
 half a minute on one core.
 """
@@ -42,6 +45,7 @@ DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 DEFAULT_OUT = ROOT / "data" / "suggest_bigrams.tsv"
 
 MIN_PAIR = 2
+MIN_PARTNER = 3
 MIN_CHAR = 2
 DEV_EVERY = 50
 
@@ -114,8 +118,8 @@ def load_anthology(corpus: Path) -> list[dict]:
 
 
 def held_out(poems: list[dict], anthology: list[dict]) -> set[int]:
-    """Indices of corpus poems that are (versions of) anthology poems: same normalised text, or half of
-    their lines lines of one anthology poem."""
+    """Indices of corpus poems that are (versions of) anthology poems: same normalised text, half of
+    their lines lines of one anthology poem, or a line shared with an anthology poem by the same poet."""
     texts = {"".join(plain_lines(p["lines"])) for p in anthology}
     owner: dict[str, set[int]] = defaultdict(set)
     for j, p in enumerate(anthology):
@@ -131,8 +135,12 @@ def held_out(poems: list[dict], anthology: list[dict]) -> set[int]:
             held.add(i)
             continue
         shared = Counter(j for line in lines for j in owner.get(line, ()))
-        if shared and shared.most_common(1)[0][1] * 2 >= len(lines):
+        if not shared:
+            continue
+        if shared.most_common(1)[0][1] * 2 >= len(lines):
             held.add(i)
+        elif any(anthology[j]["author"] == poem["author"] for j in shared):
+            held.add(i)  # another version of it by the same poet, or a poem quoting it in part
     return held
 
 
@@ -145,18 +153,33 @@ def split(poems: list[dict], anthology: list[dict]) -> tuple[list[int], list[int
     return [i for i in rest if i not in dev_set], dev, held
 
 
-def count(poems: list[dict], train: list[int]) -> tuple[Counter, Counter]:
+def count(poems: list[dict], train: list[int]) -> tuple[Counter, Counter, Counter]:
+    """(char counts, adjacent pairs within a line, facing pairs of couplets, both ways)."""
     unigrams: Counter = Counter()
     pairs: Counter = Counter()
+    facing: Counter = Counter()
     for i in train:
-        for line in poems[i]["lines"]:
+        lines = poems[i]["lines"]
+        for line in lines:
             for seg in line:
                 unigrams.update(seg)
                 pairs.update(zip(seg, seg[1:]))
-    return unigrams, pairs
+        for k in range(0, len(lines) - 1, 2):
+            first, second = lines[k], lines[k + 1]
+            if len(first) == 1 and len(second) == 1 and len(first[0]) == len(second[0]) in (5, 7):
+                facing.update(zip(first[0], second[0]))
+                facing.update(zip(second[0], first[0]))
+    return unigrams, pairs, facing
 
 
-def write_table(unigrams: Counter, pairs: Counter, out: Path, n_train: int, n_dev: int, n_held: int) -> None:
+def write_table(unigrams: Counter, pairs: Counter, facing: Counter, out: Path, n_train: int, n_dev: int,
+                n_held: int) -> None:
+    as_partner: Counter = Counter()
+    partners: dict[str, list] = defaultdict(list)
+    for (a, b), n in facing.items():
+        as_partner[a] += n
+        if n >= MIN_PARTNER and unigrams[a] >= MIN_CHAR and unigrams[b] >= MIN_CHAR:
+            partners[a].append((n, b))
     as_left: Counter = Counter()
     as_right: Counter = Counter()
     followers: dict[str, list] = defaultdict(list)
@@ -178,10 +201,12 @@ def write_table(unigrams: Counter, pairs: Counter, out: Path, n_train: int, n_de
         fh.write("# Fix suggestions of the checker: adjacent-character counts within the lines of 全唐詩\n")
         fh.write("# (chinese-poetry corpus, MIT licence), by scripts/build_suggestions.py. Auto-generated, don't edit.\n")
         fh.write(f"# poems counted {n_train}; held out: {n_held} 唐詩三百首 matches, {n_dev} development poems.\n")
-        fh.write(f"# tokens {sum(unigrams.values())}; pairs {sum(pairs.values())}; pairs seen >= {MIN_PAIR} kept.\n")
-        fh.write("# char\tcount\tas_left\tas_right\tfollowers (char+count …)\tpredecessors (char+count …)\n")
+        fh.write(f"# tokens {sum(unigrams.values())}; pairs {sum(pairs.values())}, seen >= {MIN_PAIR} kept; "
+                 f"facing pairs {sum(facing.values())}, seen >= {MIN_PARTNER} kept.\n")
+        fh.write("# char\tcount\tas_left\tas_right\tas_partner\tfollowers (char+count …)\tpredecessors\tpartners\n")
         for c in chars:
-            fh.write(f"{c}\t{unigrams[c]}\t{as_left[c]}\t{as_right[c]}\t{row(followers.get(c, []))}\t{row(predecessors.get(c, []))}\n")
+            fh.write(f"{c}\t{unigrams[c]}\t{as_left[c]}\t{as_right[c]}\t{as_partner[c]}\t{row(followers.get(c, []))}"
+                     f"\t{row(predecessors.get(c, []))}\t{row(partners.get(c, []))}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     poems = load_corpus(args.corpus)
     anthology = load_anthology(args.corpus)
     train, dev, held = split(poems, anthology)
-    unigrams, pairs = count(poems, train)
-    write_table(unigrams, pairs, args.out, len(train), len(dev), len(held))
+    unigrams, pairs, facing = count(poems, train)
+    write_table(unigrams, pairs, facing, args.out, len(train), len(dev), len(held))
     size = args.out.stat().st_size
     print(f"{len(poems)} poems: {len(train)} counted, {len(dev)} development, {len(held)} held out (唐詩三百首); "
           f"{len(unigrams)} chars, {len(pairs)} pairs → {args.out} ({size / 1e6:.2f} MB)")
