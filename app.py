@@ -96,9 +96,6 @@ _CHINESE_HTTP = {
 
 
 if __name__ == "__main__":
-    application = create_app()
-    runner = getattr(application, "socketio_run", None)
-    if runner is not None:
-        runner(host="127.0.0.1", port=5000)
-    else:
-        application.run(host="127.0.0.1", port=5000)
+    # The development server, threaded so that live event streams do not block other requests.
+    # A club serves with gunicorn: see README.
+    create_app().run(host="127.0.0.1", port=5000, threaded=True)
