@@ -1122,7 +1122,7 @@ SUGGEST_LIMIT = 8
 #: Additive smoothing toward the unigram distribution (tuned on the build's development split).
 _SMOOTH = 250.0
 #: Frequent chars always considered besides those seen next to the neighbours.
-_BACKGROUND = 300
+_BACKGROUND = 60
 #: Weight of a neighbour across a word break (五言 2|3, 七言 2|2|3): 「悲秋常」 fits 秋 by 悲 more than by 常.
 _ACROSS = 0.2
 #: Weight and smoothing of the char facing the position in the couplet's other line (對仗: 風急 / 渚清).
@@ -1287,38 +1287,68 @@ def _suggest(spec, ctx: _FixContext, hand: set[str] | None, used: set[str], hand
         if not a.group:
             return ()
         group = a.group
-        pool: Iterable[str] = table.book.chars_in_group(group)
         fits = lambda e: group in e.common_ping  # noqa: E731
     else:
         want = _CP if need == PING else _CZ
         fits = lambda e: e.code & 3 == want and not e.code & _UNK  # noqa: E731
-        if fit is None:
-            pool = table.chars_of_tone(need)
-        else:  # what Tang poets put next to these neighbours, and the most used chars
-            near = dict.fromkeys(fit.followers(left)) if left else {}
-            if right:
-                near.update(dict.fromkeys(fit.predecessors(right)))
-            if facing:
-                near.update(dict.fromkeys(fit.partners(facing)))
-            near.update(dict.fromkeys(fit.by_count[:_BACKGROUND]))
-            pool = near
     entry = table.entry
     from_hand = sorted(c for c in hand if c not in used and fits(entry(c))) if hand else []
     others: list[str] = []
     if not hand_only:
-        hand_chars = set(from_hand)
-        others = [c for c in pool if c not in used and c not in hand_chars and fits(entry(c))]
-        if fit is not None:
-            scores = _fit_scores(fit, left, right, others, _bonds(len(line), j), facing)
-            others.sort(key=scores.__getitem__, reverse=True)
-        del others[limit * 3 :]
+        ranking = _ranking(table, fit, a.group if need == "rhyme" else need, fits, left, right, facing, len(line), j)
+        for c in ranking:
+            if c not in used and c not in from_hand:
+                others.append(c)
+                if len(others) >= limit * 3:
+                    break
     if fit is not None and len(from_hand) > 1:
         hand_scores = _fit_scores(fit, left, right, from_hand, _bonds(len(line), j), facing)
         from_hand.sort(key=hand_scores.__getitem__, reverse=True)
     ranked = from_hand + others
-    # Chars of one tone code judge alike: check each code once, drop those that add a fault if any do not.
-    safe = [c for c in ranked if ctx.safe(i, j, entry(c), c)]
+    # Chars of one tone code judge alike (memoised): keep those that add no fault, unless none can.
+    safe = []
+    for c in ranked:
+        if ctx.safe(i, j, entry(c), c):
+            safe.append(c)
+            if len(safe) >= limit:
+                break
     return tuple((safe or ranked)[:limit])
+
+
+#: Recent rankings by context (the live editor re-checks a draft at every keystroke): bounded, FIFO.
+_RANKINGS: dict[tuple, tuple[str, ...]] = {}
+_RANKINGS_MAX = 1024
+
+
+def _ranking(table: _Table, fit: _FitTable | None, need: str, fits, left, right, facing, length: int, j: int) -> tuple[str, ...]:
+    """Every candidate of the tone (or rhyme group) ``need`` that fits, best first, for this context."""
+    key = (id(table), id(fit), need, left, right, facing, length, j)
+    ranking = _RANKINGS.get(key)
+    if ranking is not None:
+        return ranking
+    if need not in (PING, ZE):  # a rhyme group: all of it, ranked by the left neighbour
+        pool: Iterable[str] = table.book.chars_in_group(need)
+        right = None
+    elif fit is None:
+        pool = table.chars_of_tone(need)
+    else:  # what Tang poets put next to these neighbours or facing this place, and the most used chars
+        near = dict.fromkeys(fit.followers(left)) if left else {}
+        if right:
+            near.update(dict.fromkeys(fit.predecessors(right)))
+        if facing:
+            near.update(dict.fromkeys(fit.partners(facing)))
+        near.update(dict.fromkeys(fit.by_count[:_BACKGROUND]))
+        pool = near
+    entry = table.entry
+    chars = [c for c in pool if fits(entry(c))]
+    if fit is not None:
+        scores = _fit_scores(fit, left, right, chars, _bonds(length, j), facing)
+        chars.sort(key=scores.__getitem__, reverse=True)
+    ranking = tuple(chars)
+    if len(_RANKINGS) >= _RANKINGS_MAX:
+        del _RANKINGS[next(iter(_RANKINGS))]
+    _RANKINGS[key] = ranking
+    return ranking
 
 
 def _summary(a: _Analysis, n: int) -> str:

@@ -116,13 +116,18 @@ def measure(checker, cases) -> dict:
     return {"cases": total, "flagged": flagged, "ceiling": ceiling, **{f"top{k}": v for k, v in hits.items()}}
 
 
-def timing(checker, repeat: int = 2000) -> float:
+def timing(checker, repeat: int = 2000, cold: bool = True) -> float:
+    """Best of three means of check_poem on 登高 with 渚淺; ``cold`` empties the ranking cache first
+    (a new context each time), otherwise the same draft re-checked, as the live editor does."""
     text = DENG_GAO.replace("渚清", "渚淺")
     checker.check_poem(text)
+    rankings = getattr(checker, "_RANKINGS", None) if cold else None
     best = float("inf")
     for _ in range(3):
         t = time.perf_counter()
         for _ in range(repeat):
+            if rankings is not None:
+                rankings.clear()
             checker.check_poem(text)
         best = min(best, (time.perf_counter() - t) / repeat)
     return best
@@ -159,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: flagged {f}/{m['cases']}, original possible {m['ceiling'] / m['cases']:.1%}; "
               f"original in top 1 {m['top1'] / f:.1%}, top 5 {m['top5'] / f:.1%}, top 8 {m['top8'] / f:.1%}")
     for name, checker in rows:
-        print(f"{name}: one 七律 with a planted fault (登高, 渚淺), check_poem in-process {timing(checker) * 1e6:.0f} µs")
+        print(f"{name}: one 七律 with a planted fault (登高, 渚淺), check_poem in-process "
+              f"{timing(checker) * 1e6:.0f} µs (re-checked, rankings cached: {timing(checker, cold=False) * 1e6:.0f} µs)")
     print(f"first suggestion call (loads data/{after.SUGGEST_TABLE}): {first * 1e3:.1f} ms")
     return 0
 
