@@ -30,6 +30,11 @@ Marks (the 搜韻 tradition), one per character in ``CharReport.mark``:
 The work is done on small integers (a tone bitmask per character, computed once per book) so that a
 七律 takes well under a millisecond; the report objects are built only by ``check_poem``, and the
 batch path (``check_lines_brief``) skips them.
+
+Each fault of the full report carries a few replacement characters (``Violation.suggestions``): of the
+required tone, or of the rhyme group for a foot, ranked by how well they fit their neighbours (and the
+char facing them in the couplet) in Tang verse, from data/suggest_bigrams.tsv, which is read on the
+first suggestion only; the hand's characters first, and only them for 集字 (``hand_only``).
 """
 
 from __future__ import annotations
@@ -107,7 +112,7 @@ class Violation:
     kind: str  #: tone rhyme lone_ping triple_ping_tail adhesion opposition repeated_char unknown_char other
     severity: str  #: "error" | "note"
     message: str  #: Chinese, e.g. 「第三句第四字『山』應仄而平」
-    suggestions: tuple[str, ...] = ()  #: chars of the right tone (or rhyme) that fit, the hand's first
+    suggestions: tuple[str, ...] = ()  #: ≤ 8 chars of the right tone (or rhyme), best fit first, the hand's first
 
 
 @dataclass(frozen=True)
