@@ -1351,7 +1351,10 @@ def _ranking(table: _Table, fit: _FitTable | None, need: str, fits, left, right,
         chars.sort(key=scores.__getitem__, reverse=True)
     ranking = tuple(chars)
     if len(_RANKINGS) >= _RANKINGS_MAX:
-        del _RANKINGS[next(iter(_RANKINGS))]
+        try:  # another thread may be evicting too
+            del _RANKINGS[next(iter(_RANKINGS))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass
     _RANKINGS[key] = ranking
     return ranking
 
