@@ -65,6 +65,7 @@ _GENERIC_TOP = 200  # the most frequent characters define the "generic" pseudo-t
 _REFINE_ROUNDS = 2  # k-means-like reassignment rounds after the clustering
 _LEXICON_WEIGHT = 0.5  # share of the lexicon theme in a named group's prototype
 _STRENGTH_SCALE = 2.0  # Σ weight² of a clear theme of ~8 characters, mapped to a score near 0.6
+_HELD_Z = 0.5  # a named group's theme must have support this many SDs above a random hand's
 _MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
 
 
@@ -345,7 +346,46 @@ def _central_name(members: Sequence[int], sims: Mapping[int, float], forms: Sequ
     return "・".join(forms[i] for i in order[:3])
 
 
-def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> list[dict[str, Any]]:
+def _theme_support(affinity: np.ndarray) -> np.ndarray:
+    """A theme's support in a set of characters: how many of them are nearest that theme and specific (nearer
+    some theme than the generic centre). Counting worked better on the tune half than Σ affinity or Σ affinity²."""
+    import numpy as np
+
+    own = affinity[:, :-1].argmax(axis=1)
+    specific = affinity[:, :-1].max(axis=1) > affinity[:, -1]
+    return np.bincount(own[specific], minlength=affinity.shape[1] - 1).astype(np.float64)
+
+
+@cache
+def _tile_theme_counts(directory: str | None) -> tuple[np.ndarray, int]:
+    """How many tiles of the standard set are specific characters nearest each theme, and how many tiles
+    have a vector: the urn a random hand is drawn from."""
+    from poetry.tiles import load_tile_set
+
+    vectors = _load_vectors(directory)
+    lex = _lexicon(directory)
+    tiles = sorted({t.char for t in load_tile_set()} & set(vectors.index))
+    raw = vectors.matrix[[vectors.index[c] for c in tiles]] @ lex.centroids.T
+    counts = _theme_support(raw - raw.mean(axis=1, keepdims=True))
+    counts.setflags(write=False)
+    return counts, len(tiles)
+
+
+def _null_support(directory: str | None, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and spread of each theme's support in a random hand of ``size`` tiles: a hypergeometric draw
+    from the tile set (the spread floored at one character, so a tiny or a whole-stack hand stays sane)."""
+    import numpy as np
+
+    counts, total = _tile_theme_counts(directory)
+    size = min(size, total)
+    share = counts / total
+    mean = size * share
+    var = size * share * (1 - share) * (total - size) / max(total - 1, 1)
+    return mean, np.maximum(np.sqrt(var), 1.0)
+
+
+def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon,
+                directory: str | None = None) -> list[dict[str, Any]]:
     """Groups of hand positions, unordered: [{"theme": lexicon index or None, "members": [position …],
     "sims": {position: weight}, "strength": Σ weight²}]; positions not in any group are 其他."""
     import numpy as np
@@ -391,6 +431,13 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> li
     # the centre of its members in this hand; every character then joins the nearest prototype if that
     # is close enough and the character is not merely generic (nearer the generic centre than any theme),
     # and a seed character of a group's theme always joins that group.
+    # Minimum support: a named group stays only when the hand holds more characters of its theme than a
+    # random deal of the tile set would (z-score against _null_support); its members otherwise go to the
+    # themes the hand does hold, or to 其他.
+    support = _theme_support(affinity)
+    mean, std = _null_support(directory, len(known))
+    held = (support - mean) / std >= _HELD_Z
+    groups = {key: g for key, g in groups.items() if g["theme"] is None or held[g["theme"]]}
     found = list(groups.values())
     if not found:
         return []
@@ -560,7 +607,7 @@ def suggest_themes(
     spelled = {form: orig for orig, form in zip(hand, forms)}
     suggestions = []
     placed: set[int] = set()
-    for group in _group_hand(forms, vectors, lex):
+    for group in _group_hand(forms, vectors, lex, str(data_dir) if data_dir else None):
         members = sorted(group["members"], key=lambda i: (-group["sims"][i], i))
         strength = group["strength"]
         theme = lex.themes[group["theme"]] if group["theme"] is not None else None
