@@ -503,19 +503,28 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon,
 
 
 @cache
-def _load_words(directory: str | None) -> Mapping[str, tuple[tuple[str, int], ...]]:
-    """data/vectors_words.tsv indexed by character: 雲 → (("白雲", 1279), ("雲山", …), …), most used first."""
+def _load_words(directory: str | None) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """data/vectors_words.tsv as (words, counts), most used first: (("白雲", …), (1279, …)).
+
+    Kept flat (one split of the file, ~5 ms): each hand picks out the few hundred words it can spell.
+    """
     path = data_path(WORDS_FILE, directory)
+    if not path.exists():
+        return (), ()
+    text = path.read_text(encoding="utf-8")
+    fields = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    return tuple(f[0] for f in fields), tuple(int(f[1]) for f in fields)
+
+
+def _hand_words(hand_forms: Mapping[str, str], words: tuple[tuple[str, ...], tuple[int, ...]]
+                ) -> Mapping[str, tuple[tuple[str, int], ...]]:
+    """The words both of whose characters the hand holds, indexed by character: 雲 → (("白雲", 1279), …)."""
     index: dict[str, list[tuple[str, int]]] = {}
-    if path.exists():
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("#") or not line.strip():
-                    continue
-                word, count = line.rstrip("\n").split("\t")
-                for char in dict.fromkeys(word):
-                    index.setdefault(char, []).append((word, int(count)))
-    return MappingProxyType({c: tuple(rows) for c, rows in index.items()})
+    for word, count in zip(*words):
+        if word[0] in hand_forms and word[1] in hand_forms:
+            for char in dict.fromkeys(word):
+                index.setdefault(char, []).append((word, count))
+    return {c: tuple(rows) for c, rows in index.items()}
 
 
 def _words(theme_forms: Sequence[str], hand_forms: Mapping[str, str],
@@ -603,8 +612,8 @@ def suggest_themes(
     def tone(i: int) -> str:
         return book.lookup(forms[i]).tone.value
 
-    words = _load_words(str(data_dir) if data_dir else None)
     spelled = {form: orig for orig, form in zip(hand, forms)}
+    hand_words = _hand_words(spelled, _load_words(str(data_dir) if data_dir else None))
     suggestions = []
     placed: set[int] = set()
     for group in _group_hand(forms, vectors, lex, str(data_dir) if data_dir else None):
@@ -620,7 +629,7 @@ def suggest_themes(
                 rhymes=_rhymes(member_chars, hand, feet_by_group),
                 titles=_titles(theme, member_chars, hand),
                 description=theme.description if theme else "",
-                words=_words([forms[i] for i in members], spelled, words),
+                words=_words([forms[i] for i in members], spelled, hand_words),
             )
         )
     suggestions.sort(key=lambda s: (-s.score, s.name))
