@@ -7,6 +7,7 @@ Run it with `python app.py` (127.0.0.1:5000) or `flask --app app run`.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -65,6 +66,7 @@ def _register_error_handlers(app: Flask) -> None:
     """PoetryError → 400/422, HTTP errors keep their code; the API answers JSON, pages answer HTML."""
 
     def respond(status: int, error: str, detail: str):
+        detail = _encodable(detail)
         if _wants_json():
             return jsonify(error=error, detail=detail), status
         return render_template("error.html", status=status, error=error, detail=detail), status
@@ -75,8 +77,12 @@ def _register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        detail = exc.description if isinstance(exc.description, str) else ""
-        return respond(exc.code or 500, exc.name, _CHINESE_HTTP.get(exc.code, "") or detail)
+        # The view's own (Chinese) message first; Werkzeug's English default gives way to ours.
+        custom = exc.description if isinstance(exc.description, str) else ""
+        if custom == type(exc).description:
+            custom = ""
+        status = exc.code or 500
+        return respond(status, exc.name, custom or _CHINESE_HTTP.get(status) or _CHINESE_HTTP[400 if status < 500 else 500])
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
@@ -84,14 +90,27 @@ def _register_error_handlers(app: Flask) -> None:
         return respond(500, "Internal Server Error", "伺服器出錯了，您的內容未遺失，請稍後再試。")
 
 
+def _encodable(text: str) -> str:
+    r"""A message that echoes user input, with lone surrogates (which UTF-8 cannot carry) shown as U+FFFD.
+
+    >>> _encodable("不是單字：「\ud800」")
+    '不是單字：「\ufffd」'
+    """
+    return _SURROGATES.sub("\ufffd", text) if text else text
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
 _CHINESE_HTTP = {
-    400: "",  # keep the view's own message
-    403: "",
+    400: "請求有誤，無法處理。",
+    401: "請先入座（用私人連結）再試。",
+    403: "沒有權限做這件事。",
     404: "找不到這個頁面或資料。",
     405: "不支援這種請求方法。",
     413: "內容太長了。",
     415: "請以 JSON 送出。",
     429: "操作太頻繁，請稍候再試。",
+    500: "伺服器出錯了，您的內容未遺失，請稍後再試。",
 }
 
 

@@ -280,8 +280,11 @@ def clean_text(value: Any, field: str, label: str, *, required: bool = False, mu
     for char in value:
         if char in "\n\t" and multiline:
             continue
-        if unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS:
+        category = unicodedata.category(char)
+        if category == "Cc" or char in _BIDI_CONTROLS:
             raise BadInput(f"「{label}」含有控制字元（U+{ord(char):04X}），請刪去。")
+        if category == "Cs":  # a lone surrogate: no text a keyboard makes, and no database stores it
+            raise BadInput(f"「{label}」含有無法辨識的字元（U+{ord(char):04X}），請刪去。")
     value = value.strip() if not multiline else value.strip("\n ")
     limit = LIMITS[field]
     if len(value) > limit:

@@ -94,10 +94,15 @@
     return 999;
   }
 
+  var tileWords = null;  // the round page's words for a tile's tooltip (converted to 简体 with the page)
+
   function tileNode(tile, extraClass) {
     var node = el("span", "tile" + (extraClass ? " " + extraClass : ""), tile.char);
     if (tile.tone) node.setAttribute("data-tone", tile.tone);
-    var bits = [tile.tone ? tile.tone + "聲" : "", tile.rhyme || "", tile.strokes ? tile.strokes + "畫" : ""];
+    if (!tileWords) tileWords = readJSON("round-strings");
+    var tones = tileWords.tones || {};
+    var bits = [tile.tone ? tones[tile.tone] || tile.tone : "", tile.rhyme || "",
+                tile.strokes ? fill(tileWords.strokes || "{n}", { n: tile.strokes }) : ""];
     node.title = bits.filter(Boolean).join(" · ");
     return node;
   }
@@ -107,6 +112,7 @@
   function initNew(options) {
     var form = $("new-round");
     var error = $("new-error");
+    var S = readJSON("new-strings");
     var wildRow = $("wildcards-row");
     wireCopyButtons(document);
     form.querySelectorAll('input[name="composition"]').forEach(function (radio) {
@@ -118,7 +124,7 @@
     function readFile(input) {
       var file = input.files && input.files[0];
       if (!file) return Promise.resolve(null);
-      if (file.size > 512 * 1024) return Promise.reject("牌組檔案太大（上限 512 KB）。");
+      if (file.size > 512 * 1024) return Promise.reject(S.fileTooBig);
       return file.text();
     }
 
@@ -142,7 +148,7 @@
       }).then(function (result) {
         button.disabled = false;
         if (!result.ok) {
-          error.textContent = (result.data && result.data.detail) || "開局失敗，請稍後再試。";
+          error.textContent = (result.data && result.data.detail) || S.createFailed;
           return;
         }
         var d = result.data;
@@ -156,7 +162,7 @@
         $("enter-round").focus();
       }, function (message) {
         button.disabled = false;
-        error.textContent = typeof message === "string" ? message : "讀不了牌組檔案。";
+        error.textContent = typeof message === "string" ? message : S.fileUnreadable;
       });
     });
   }
@@ -347,7 +353,7 @@
       if (!t) return;
       node.textContent = t.char;
       if (t.tone) node.setAttribute("data-tone", t.tone);
-      node.title = t.strokes + "畫";
+      node.title = fill(S.strokes, { n: t.strokes });
     }
 
     function showDealResult() {
@@ -491,7 +497,8 @@
         node.tabIndex = 0;
         row.appendChild(node);
       });
-      $("hand-count").textContent = "（" + hand.length + " 張" + (state.wildcards ? "，白板 " + state.wildcards : "") + "）";
+      $("hand-count").textContent = fill(S.handCount, { n: hand.length }) +
+        (state.wildcards ? fill(S.handWildcards, { n: state.wildcards }) : "");
       markUsed();
     }
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
 
 from poetry.text import to_simplified
@@ -42,10 +45,32 @@ def register_script_switch(app: Flask) -> None:
 
     @app.after_request
     def convert_script(response: Response) -> Response:
-        if (
-            request.cookies.get(SCRIPT_COOKIE) == "hans"
-            and response.mimetype == "text/html"
-            and not response.direct_passthrough
-        ):
-            response.set_data(to_simplified(response.get_data(as_text=True)))
+        if request.cookies.get(SCRIPT_COOKIE) != "hans" or response.direct_passthrough:
+            return response
+        if response.mimetype == "text/html":
+            response.set_data(simplify_html(response.get_data(as_text=True)))
+        elif response.mimetype == "application/json" and response.status_code >= 400:
+            # Error messages reach the reader through the pages' scripts (join, submit, grade …).
+            data = response.get_json(silent=True)
+            if isinstance(data, dict) and isinstance(data.get("detail"), str):
+                data["detail"] = to_simplified(data["detail"])
+                for violation in data.get("violations") or ():
+                    if isinstance(violation, dict) and isinstance(violation.get("message"), str):
+                        violation["message"] = to_simplified(violation["message"])
+                response.set_data(json.dumps(data, ensure_ascii=False))
         return response
+
+
+#: A data block the scripts read as the server gave it (tiles, names, poems as typed), like the JSON API:
+#: ``<script type="application/json" data-verbatim>…</script>`` is left out of the 简体 conversion.
+_VERBATIM = re.compile(r'(<script type="application/json"[^>]*\bdata-verbatim\b[^>]*>.*?</script>)', re.S)
+
+
+def simplify_html(html: str) -> str:
+    """The page in simplified characters, except its verbatim data blocks.
+
+    >>> simplify_html('<p>詩牌</p><script type="application/json" data-verbatim>{"char": "車"}</script>')
+    '<p>诗牌</p><script type="application/json" data-verbatim>{"char": "車"}</script>'
+    """
+    parts = _VERBATIM.split(html)
+    return "".join(part if index % 2 else to_simplified(part) for index, part in enumerate(parts))
