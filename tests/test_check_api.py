@@ -96,7 +96,11 @@ def test_fixes_follow_the_drafts_script_and_words_the_readers(client):
     hans = post(client, {"text": DENG_GAO.replace("渚清沙白", "渚淺沙白")}).get_json()
     assert hans["summary"] == to_simplified(traditional["summary"])
     assert [v["message"] for v in hans["violations"]] == [to_simplified(v["message"]) for v in traditional["violations"]]
-    assert hans["lines"] == traditional["lines"]  # the poem's characters stay as typed
+    def chars(report):  # the poem's characters as typed, with their tones and statuses
+        return [[{k: v for k, v in c.items() if k != "groups"} for c in line["chars"]] for line in report["lines"]]
+
+    assert chars(hans) == chars(traditional)  # the poem's characters stay as typed
+    assert hans["lines"][0]["chars"][0]["groups"] == ["上平一东"]  # rhyme-group names in the reader's script
     refused = post(client, {"text": "風急天高猿嘯哀"}).get_json()
     assert refused["detail"] == to_simplified(refused["detail"])
 

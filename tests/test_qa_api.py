@@ -147,3 +147,12 @@ def test_round_page_in_simplified_keeps_the_rounds_data_as_given(client, dealt):
     assert "詩稿" not in page and "诗稿" in page  # the rest of the page in 简体
     strings = re.search(r'id="round-strings">(.*?)</script>', page, re.S).group(1)
     assert "張" not in strings and "画" in strings  # the words the script writes
+
+
+def test_check_report_for_a_simplified_reader_names_rhyme_groups_in_simplified(client):
+    client.set_cookie("script", "hans")
+    report = client.post("/api/check", json={"text": "風急天高猿嘯哀，渚清沙白鳥飛回。"}).get_json()
+    cells = report["lines"][0]["chars"]
+    assert cells[0]["char"] == "風"  # the poem as typed
+    assert cells[0]["groups"] == ["上平一东"]
+    assert cells[5]["groups"] == ["去声十八啸"]

@@ -85,6 +85,9 @@ def _for_reader(report: dict, reader_hans: bool) -> dict:
             if isinstance(report.get(key), str):
                 report[key] = to_simplified(report[key])
         report["notes"] = [to_simplified(note) for note in report["notes"]]
+        for line in report["lines"]:  # rhyme-group names shown beside each character (上平一東 → 上平一东)
+            for cell in line["chars"]:
+                cell["groups"] = [to_simplified(group) for group in cell.get("groups") or ()]
     return report
 
 
