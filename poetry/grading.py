@@ -113,6 +113,16 @@ class _Vectors:
     idf: np.ndarray
     pair: np.ndarray  # 對仗 alignment vectors
     pair_class: np.ndarray  # 對仗 class, -1 when unknown
+    title_index: Mapping[str, int]  # 貼題: title characters
+    title_body: np.ndarray  # PMI of (title character, body character), dense, 0 where unknown
+
+
+def _dense_title_body(npz, n_body: int) -> np.ndarray:
+    n_title = len(str(npz["title_chars"]))
+    table = np.zeros((n_title, n_body), dtype=np.float16)
+    table[npz["tb_title"].astype(np.int64), npz["tb_body"].astype(np.int64)] = npz["tb_pmi"]
+    table.flags.writeable = False
+    return table
 
 
 @cache
@@ -125,6 +135,8 @@ def _vectors() -> _Vectors:
             npz["idf"].astype(np.float32),
             npz["pair"].astype(np.float32),
             npz["pair_class"].astype(np.int32),
+            MappingProxyType({ch: i for i, ch in enumerate(str(npz["title_chars"]))}),
+            _dense_title_body(npz, len(chars)),
         )
 
 
@@ -172,7 +184,7 @@ CRITERION_FEATURES = {
     "fluency": ["lm_mean", "lm_min", "lm_low_share", "lm_gain", "lm_gain_min", "lm_loss_share", "lm_orphan", "lm_fit", "lm_fit_min"],
     "coherence": ["coh_adj", "coh_min", "coh_loo", "rhyme_share"],
     "ends": ["coh_first_last", "coh_ends_rest"],
-    "relevance": ["rel_topic", "rel_lex", "rel_maxline"],
+    "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max"],
 }
 COUPLET_FEATURES = ["pair_cos", "same_class", "tone_opposed", "same_char", "topic_cos"]
 COMBINED_FEATURES = [
@@ -245,6 +257,31 @@ def clean_title(title: str | None) -> str:
     text = "".join(ch for ch in _NOTES.sub("", title) if _is_han(ch) or ch == " ")
     parts = [_TITLE_NOISE.sub("", p) for p in text.split()]
     return "".join(parts)
+
+
+def _title_body(title: str, lines: list[str]) -> tuple[float, float]:
+    """How strongly the body's characters are called for by the title's (mean PMI; best line).
+
+    >>> a, _ = _title_body("塞下曲", ["胡馬嘶秋草", "邊城月照沙"])
+    >>> b, _ = _title_body("閨怨", ["胡馬嘶秋草", "邊城月照沙"])
+    >>> a > b
+    True
+    """
+    vec = _vectors()
+    t_ids = [vec.title_index[ch] for ch in dict.fromkeys(title) if ch in vec.title_index]
+    if not t_ids:
+        return 0.0, 0.0
+    w = np.array([float(vec.idf[vec.index[ch]]) if ch in vec.index else 1.0
+                  for ch in dict.fromkeys(title) if ch in vec.title_index])
+    rows = vec.title_body[t_ids].astype(np.float32)
+
+    def assoc(text: str) -> float:
+        ids = [vec.index[ch] for ch in text if ch in vec.index]
+        if not ids:
+            return 0.0
+        return float((rows[:, ids].mean(1) * w).sum() / w.sum())
+
+    return assoc("".join(lines)), max(assoc(line) for line in lines)
 
 
 def _rhyme_share(lines: list[str]) -> float:
@@ -371,8 +408,9 @@ def features(lines: list[str], title: str | None) -> dict[str, float]:
         f["rel_topic"] = _cos(t, whole)
         f["rel_maxline"] = max(_cos(t, v) for v in vecs)
         f["rel_lex"] = _sparse_cos(_tfidf(title), _tfidf("".join(lines)))
+        f["rel_assoc"], f["rel_assoc_max"] = _title_body(title, lines)
     else:
-        f.update(rel_topic=0.0, rel_maxline=0.0, rel_lex=0.0)
+        f.update(rel_topic=0.0, rel_maxline=0.0, rel_lex=0.0, rel_assoc=0.0, rel_assoc_max=0.0)
     return f
 
 
@@ -444,10 +482,10 @@ def _form_criteria(text: str, lines: list[str], hand: str | None) -> tuple[dict,
         f_score = 0.75 - 0.15 * len(repeated)
         f_expl = f"{form}，格律小有不合。"
     elif result.chars_per_line is None:
-        f_score = 0.5
-        f_expl = f"{form}：句長不一，不成近體。"
+        f_score = 0.8
+        f_expl = f"{form}：句長不一，是雜言古體。"
     else:
-        f_score = 0.7 - 0.15 * len(repeated)
+        f_score = 0.9 - 0.15 * len(repeated)
         f_expl = f"{form}，不拘近體格律。" + (result.notes[0] if result.notes else "")
     # 平仄和暢: faults per ten characters, notes counting a fifth
     faults = len(tone_errors) + 0.2 * len([v for v in notes if v.kind in _TONE_KINDS])
@@ -583,16 +621,12 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
     return "中品", tuple(reasons)
 
 
-def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, float] | None = None,
-               hand: str | None = None) -> Grade:
-    """Measure a poem against the rules' words and suggest a 品.
+#: The criteria the combined score is made of: 語句清新 is derived from 一氣呵成, and 體不失 would only
+#: tell 古體 from 近體, which is no fault, so both are left out.
+COMBINED_CRITERIA = ("平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成")
 
-    >>> g = grade_poem("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。", title="登鸛雀樓")
-    >>> g.grade in GRADES and 0 <= g.score <= 1
-    True
 
-    Raises MalformedPoemError for text that cannot be read as a poem (empty, one line, too long).
-    """
+def _read_poem(text: str, title: str | None) -> tuple[list[str], str | None]:
     from poetry.text import parse_poem
 
     if text is not None and len(text) > 2000:
@@ -603,7 +637,18 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
         raise MalformedPoemError(f"詩句太多：最多 {MAX_LINES} 句，現有 {len(lines)} 句。")
     if title is None:
         title = parsed.title
-    title = (title or "").strip() or None
+    return lines, (title or "").strip() or None
+
+
+def measure_poem(text: str, title: str | None = None, hand: str | None = None
+                 ) -> tuple[list[str], str | None, dict[str, dict[str, Any]], str | None]:
+    """The criteria of a poem: (lines, title, {name: {score, explanation}}, form name).
+
+    >>> lines, title, criteria, form = measure_poem("床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。", "靜夜思")
+    >>> form, sorted(criteria) == sorted(CRITERIA)
+    ('五言絕句', True)
+    """
+    lines, title = _read_poem(text, title)
     f = features(lines, title)
     model = _model()
     crit = model["criteria"]
@@ -627,13 +672,36 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     q90 = model["stock_share_quantiles"][2]
     fresh = max(0.0, 1.0 - f["stock_share"] / (2 * q90 + 1e-9)) * math.sqrt(fluency)
     criteria["語句清新"] = _crit(fresh, _explain_fresh(fresh, lines))
-    fc = dict(f)
-    if not ct:  # no title: the relevance features at their corpus means (neutral)
-        spec = model["combined"]
-        for name, mu in zip(spec["features"], spec["mean"]):
-            if name.startswith("rel_"):
-                fc[name] = mu
-    score = round(_logistic(model["combined"], fc), 3)
+    return lines, title, criteria, form_name
+
+
+def combined_features(criteria: Mapping[str, Mapping[str, Any]], neutral: Mapping[str, float] | None = None
+                      ) -> dict[str, float]:
+    """log of each criterion's score (a criterion that does not apply takes its neutral value).
+
+    The logarithm keeps a criterion that is confidently met near 0 and lets one that clearly fails
+    (a jumble, a garbled line, a borrowed title) pull the whole score down.
+    """
+    out = {}
+    for name in COMBINED_CRITERIA:
+        score = (criteria.get(name) or {}).get("score")
+        out[name] = math.log(max(score, 1e-3)) if score is not None else (neutral or {}).get(name, math.log(0.5))
+    return out
+
+
+def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, float] | None = None,
+               hand: str | None = None) -> Grade:
+    """Measure a poem against the rules' words and suggest a 品.
+
+    >>> g = grade_poem("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。", title="登鸛雀樓")
+    >>> g.grade in GRADES and 0 <= g.score <= 1
+    True
+
+    Raises MalformedPoemError for text that cannot be read as a poem (empty, one line, too long).
+    """
+    lines, title, criteria, form_name = measure_poem(text, title, hand)
+    spec = _model()["combined"]
+    score = round(_logistic(spec, combined_features(criteria, spec.get("neutral"))), 3)
     grade, reasons = suggest_grade(score, criteria, thresholds)
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines))
 

@@ -119,8 +119,9 @@ def split_corpus(poems: list[dict], held: set[int], seed: int = SEED) -> tuple[l
     """(training indices, calibration indices), both disjoint from ``held``."""
     rest = [i for i in range(len(poems)) if i not in held]
     rng = random.Random(seed)
-    regular = [i for i in rest if _is_regular(poems[i]["lines"])]
-    calib = set(rng.sample(regular, min(CALIBRATION_SIZE, len(regular))))
+    # calibrate on every poem of four to forty lines, as varied as the poems to be graded
+    eligible = [i for i in rest if 4 <= len(poems[i]["lines"]) <= 40]
+    calib = set(rng.sample(eligible, min(CALIBRATION_SIZE, len(eligible))))
     train = [i for i in rest if i not in calib]
     return train, sorted(calib)
 
@@ -269,13 +270,64 @@ def build_vectors(poems: list[dict], train: list[int], dims: int = 96, pair_dims
     pclass[seen] = km.labels_
     pvec[~seen] = 0
     log(f"對仗 classes: {n_couplets} couplets, {int(seen.sum())} chars in {classes} classes")
+    title_chars, tb_title, tb_body, tb_pmi = build_title_body(poems, train, index)
     return {
+        "title_chars": np.array(title_chars),
+        "tb_title": tb_title,
+        "tb_body": tb_body,
+        "tb_pmi": tb_pmi,
         "chars": np.array("".join(chars)),
         "topic": vec.astype(np.float16),
         "idf": idf.astype(np.float32),
         "pair": pvec.astype(np.float16),
         "pair_class": pclass,
     }
+
+
+def build_title_body(poems: list[dict], train: list[int], index: dict[str, int], top: int = 200):
+    """貼題: which body characters each title character calls for (送 → 別 君 歸; 塞 → 胡 馬 沙).
+
+    Positive PMI of (title character, body character) over the training poems, counting each poem
+    once (pairs seen in fewer than three poems dropped); for each title character only its ``top``
+    strongest body characters are kept, as (title, body, pmi) triples.
+    """
+    from scipy import sparse
+
+    from poetry.grading import clean_title
+
+    tfreq = Counter()
+    docs = []
+    for i in train:
+        t = set(clean_title(poems[i]["title"]))
+        b = {index[ch] for line in poems[i]["lines"] for ch in line if ch in index}
+        if t and b:
+            docs.append((t, b))
+            tfreq.update(t)
+    title_chars = [ch for ch, n in tfreq.most_common() if n >= 5]
+    tindex = {ch: i for i, ch in enumerate(title_chars)}
+    rows, cols = [], []
+    for t, b in docs:
+        for ch in t:
+            if ch in tindex:
+                rows.extend([tindex[ch]] * len(b))
+                cols.extend(b)
+    M = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(title_chars), len(index)))
+    M.sum_duplicates()
+    n = len(docs)
+    tdf = np.array([tfreq[ch] for ch in title_chars], dtype=np.float64)
+    bdf = np.zeros(len(index))
+    for _, b in docs:
+        bdf[list(b)] += 1
+    M = M.tocoo()
+    pmi = np.log(M.data * n / (tdf[M.row] * bdf[M.col]))
+    keep = (M.data >= 3) & (pmi > 0)
+    r, c, v = M.row[keep], M.col[keep], pmi[keep]
+    order = np.lexsort((-v, r))
+    r, c, v = r[order], c[order], v[order]
+    rank = np.arange(len(r)) - np.searchsorted(r, r)  # position within its title character
+    sel = rank < top
+    log(f"貼題 title-body PMI: {len(title_chars)} title chars, {int(sel.sum())} pairs kept of {int(keep.sum())}")
+    return "".join(title_chars), r[sel].astype(np.uint16), c[sel].astype(np.uint16), v[sel].astype(np.float16)
 
 
 def build_word_idf(poems: list[dict], train: list[int], min_df: int = 3) -> list[tuple[str, float]]:
@@ -366,29 +418,47 @@ class Degrader:
         return {**poem, "title": d["title"]}
 
 
-def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
-    """Fit the criteria calibrators and the combining logistic regression on the calibration split."""
-    from sklearn.linear_model import LogisticRegression
+def as_text(lines: list[str]) -> str:
+    """Lines joined as a poem: ，between the lines of a couplet, 。 after it."""
+    return "".join(line + ("，" if i % 2 == 0 else "。\n") for i, line in enumerate(lines))
 
+
+def _fit(pos: list[dict], neg: list[dict], names: list[str], C: float = 1.0) -> dict:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+
+    X = np.array([[f[n] for n in names] for f in pos + neg])
+    y = np.array([1] * len(pos) + [0] * len(neg))
+    mu, sd = X.mean(0), X.std(0) + 1e-9
+    clf = LogisticRegression(C=C, max_iter=1000).fit((X - mu) / sd, y)
+    auc = roc_auc_score(y, clf.decision_function((X - mu) / sd))
+    log(f"  {names}: AUC {auc:.3f}")
+    return {"features": names, "mean": mu.tolist(), "scale": sd.tolist(),
+            "coef": clf.coef_[0].tolist(), "intercept": float(clf.intercept_[0]), "train_auc": auc}
+
+
+def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
+    """Fit the criteria calibrators on one half of the calibration split, the combiner on the other."""
     from poetry import grading
 
     grading.reload_models()
     pool = [poems[i] for i in calib]
+    half_a, half_b = pool[: len(pool) // 2], pool[len(pool) // 2 :]
     freq = Counter(ch for i in train[:20000] for line in poems[i]["lines"] for ch in line)
     deg = Degrader(pool, freq)
     feats: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": []}
     t0 = time.time()
-    for n, p in enumerate(pool):
+    for n, p in enumerate(half_a):
         feats["real"].append(grading.features(p["lines"], p["title"]))
         feats["shuffled"].append(grading.features(deg.shuffled(p)["lines"], p["title"]))
         feats["corrupted"].append(grading.features(deg.corrupted(p)["lines"], p["title"]))
         feats["off_topic"].append(grading.features(p["lines"], deg.off_topic(p)["title"]))
         if n % 1000 == 999:
-            log(f"features {n + 1}/{len(pool)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
+            log(f"features {n + 1}/{len(half_a)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
     # parallel couplets: real 頷聯/頸聯 of calibration 律詩 against random line pairs
     rng = random.Random(SEED)
     lu_pos, lu_neg = [], []
-    lus = [p for p in pool if len(p["lines"]) == 8]
+    lus = [p for p in half_a if grading._is_lushi(p["lines"])]
     for p in lus:
         for a, b in ((2, 3), (4, 5)):
             lu_pos.append(grading.couplet_features(p["lines"][a], p["lines"][b]))
@@ -396,45 +466,69 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
             while len(q["lines"][0]) != len(p["lines"][0]) or q is p:
                 q = rng.choice(lus)
             lu_neg.append(grading.couplet_features(p["lines"][a], q["lines"][b]))
-
     # any poem's couplets: the two lines of a real couplet against a line and a stranger's line
     cp_pos, cp_neg = [], []
-    for p in pool[:3000]:
+    by_len: dict[int, list[dict]] = {}
+    for p in half_a:
+        by_len.setdefault(len(p["lines"][0]), []).append(p)
+    for p in half_a:
         lines = p["lines"]
         k = 2 * rng.randrange(len(lines) // 2)
+        others = by_len[len(lines[0])]
+        if len(others) < 2:
+            continue
+        q = rng.choice(others)
+        while q is p:
+            q = rng.choice(others)
         cp_pos.append(grading.couplet_features(lines[k], lines[k + 1]))
-        q = rng.choice(pool)
-        while len(q["lines"][0]) != len(lines[0]) or q is p:
-            q = rng.choice(pool)
-        cp_neg.append(grading.couplet_features(lines[k], q["lines"][k % len(q["lines"]) | 1]))
-
-    def fit(pos: list[dict], neg: list[dict], names: list[str]) -> dict:
-        X = np.array([[f[n] for n in names] for f in pos + neg])
-        y = np.array([1] * len(pos) + [0] * len(neg))
-        mu, sd = X.mean(0), X.std(0) + 1e-9
-        clf = LogisticRegression(C=1.0, max_iter=1000).fit((X - mu) / sd, y)
-        from sklearn.metrics import roc_auc_score
-
-        auc = roc_auc_score(y, clf.decision_function((X - mu) / sd))
-        log(f"  {names}: AUC {auc:.3f}")
-        return {"features": names, "mean": mu.tolist(), "scale": sd.tolist(),
-                "coef": clf.coef_[0].tolist(), "intercept": float(clf.intercept_[0]), "train_auc": auc}
+        cp_neg.append(grading.couplet_features(lines[k], q["lines"][min(k % len(q["lines"]) | 1, len(q["lines"]) - 1)]))
 
     model = {"criteria": {}, "generated": dt.date.today().isoformat()}
     C = grading.CRITERION_FEATURES
-    model["criteria"]["fluency"] = fit(feats["real"], feats["corrupted"], C["fluency"])
-    model["criteria"]["coherence"] = fit(feats["real"], feats["shuffled"], C["coherence"])
+    model["criteria"]["fluency"] = _fit(feats["real"], feats["corrupted"], C["fluency"])
+    model["criteria"]["coherence"] = _fit(feats["real"], feats["shuffled"], C["coherence"])
+    model["criteria"]["ends"] = _fit(feats["real"], feats["shuffled"], C["ends"])
     titled = [f for f in feats["real"] if f["has_title"]]
     off = [f for f in feats["off_topic"] if f["has_title"]]
-    model["criteria"]["ends"] = fit(feats["real"], feats["shuffled"], C["ends"])
-    model["criteria"]["relevance"] = fit(titled, off, C["relevance"])
-    model["criteria"]["parallel"] = fit(lu_pos, lu_neg, grading.COUPLET_FEATURES)
-    model["criteria"]["couplet"] = fit(cp_pos, cp_neg, ["topic_cos", "pair_cos", "tone_opposed"])
-    neg = feats["shuffled"] + feats["corrupted"] + feats["off_topic"]
-    model["combined"] = fit(feats["real"] * 3, neg, grading.COMBINED_FEATURES)
-    # freshness: the corpus distribution of the stock share (for the explanation's scale)
+    model["criteria"]["relevance"] = _fit(titled, off, C["relevance"])
+    model["criteria"]["parallel"] = _fit(lu_pos, lu_neg, grading.COUPLET_FEATURES)
+    model["criteria"]["couplet"] = _fit(cp_pos, cp_neg, ["topic_cos", "pair_cos", "tone_opposed"])
     stock = np.array([f["stock_share"] for f in feats["real"]])
     model["stock_share_quantiles"] = np.quantile(stock, [0.1, 0.5, 0.9]).tolist()
+    model["combined"] = {"features": list(grading.COMBINED_CRITERIA), "mean": [0.0] * len(grading.COMBINED_CRITERIA),
+                         "scale": [1.0] * len(grading.COMBINED_CRITERIA), "coef": [1.0] * len(grading.COMBINED_CRITERIA), "intercept": 0.0}
+    (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False), encoding="utf-8")
+    grading.reload_models()
+
+    # the combiner: log-scores of the criteria, on the other half (never seen by the calibrators)
+    comb: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": []}
+    measured = []
+    t0 = time.time()
+    for n, p in enumerate(half_b):
+        copies = {"real": p, "shuffled": deg.shuffled(p), "corrupted": deg.corrupted(p), "off_topic": deg.off_topic(p)}
+        try:
+            rows = {k: grading.measure_poem(as_text(q["lines"]), title=q["title"])[2] for k, q in copies.items()}
+        except grading.PoetryError:
+            continue
+        measured.append(rows["real"])
+        for k, crit in rows.items():
+            comb[k].append(crit)
+        if n % 1000 == 999:
+            log(f"criteria {n + 1}/{len(half_b)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
+    neutral = {}
+    for name in grading.COMBINED_CRITERIA:
+        vals = [c[name]["score"] for c in measured if c[name]["score"] is not None]
+        neutral[name] = math.log(max(float(np.median(vals)), 1e-3)) if vals else math.log(0.5)
+    rows = {k: [grading.combined_features(c, neutral) for c in v] for k, v in comb.items()}
+    negatives = rows["shuffled"] + rows["corrupted"] + rows["off_topic"]
+    model["combined"] = _fit(rows["real"] * 3, negatives, list(grading.COMBINED_CRITERIA))
+    model["combined"]["neutral"] = neutral
+    # each criterion's spread over real poems, for the explanations' bands
+    model["real_quantiles"] = {
+        name: np.quantile([c[name]["score"] for c in measured if c[name]["score"] is not None],
+                          [0.05, 0.1, 0.25, 0.5]).tolist()
+        for name in grading.CRITERIA
+    }
     return model
 
 

@@ -41,6 +41,29 @@ def auc(pos: list[float], neg: list[float]) -> float:
     return roc_auc_score([1] * len(pos) + [0] * len(neg), pos + neg)
 
 
+def time_dashboard(repeats: int = 20) -> list[float]:
+    """Server time (ms) of GET /r/<code>/judge for a dealt round with four poems, through the test client."""
+    import tempfile
+
+    from app import create_app
+    from tests.judge_fixtures import judged_round
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"TESTING": True, "SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3"})
+        client = app.test_client()
+        code, tokens = judged_round(app, client)
+        client.get(f"/r/{code}/k/{tokens[1]}")
+        client.get(f"/r/{code}/judge")  # warm
+        out = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            res = client.get(f"/r/{code}/judge")
+            out.append((time.perf_counter() - t0) * 1000)
+            assert res.status_code == 200
+        app.extensions["poetry_store"].engine.dispose()
+    return sorted(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
@@ -58,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     kinds = ("real", "shuffled", "corrupted", "off_topic")
     scores: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
     grades: dict[str, dict[str, Counter]] = {k: defaultdict(Counter) for k in kinds}
+    crit_scores: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
     timings = []
     for p in anthology:
         copies = {
@@ -74,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             timings.append(time.perf_counter() - t0)
             for key in ("all", form, group):
                 scores[kind][key].append(g.score)
+                for name, c in g.criteria.items():
+                    crit_scores[kind][f"{key}|{name}"].append(c["score"] if c["score"] is not None else 0.5)
                 grades[kind][key][g.grade] += 1
     forms = ["all", "律詩", "絕句", "古詩・樂府"] + sorted(k for k in scores["real"] if k not in ("all", "律詩", "絕句", "古詩・樂府"))
     print(f"唐詩三百首: {len(anthology)} poems held out of training ({len(held)} corpus versions excluded)\n")
@@ -83,6 +109,15 @@ def main(argv: list[str] | None = None) -> int:
         r = scores["real"][f]
         row = [f"{auc(r, scores[k][f]):.3f}" for k in ("shuffled", "corrupted", "off_topic")]
         print(f"| {f} | {len(r)} | " + " | ".join(row) + " |")
+    print("\nEach criterion alone (AUC, real against the degradation it is meant to notice):\n")
+    print("| form | 貫理 / shuffled | 首尾貫通 / shuffled | 一氣呵成 / corrupted | 貼題 / off-topic | 平仄和暢 / shuffled |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for f in ("all", "律詩", "絕句", "古詩・樂府"):
+        cells = []
+        for name, kind in (("貫理", "shuffled"), ("首尾貫通", "shuffled"), ("一氣呵成", "corrupted"),
+                           ("貼題", "off_topic"), ("平仄和暢", "shuffled")):
+            cells.append(f"{auc(crit_scores['real'][f'{f}|{name}'], crit_scores[kind][f'{f}|{name}']):.3f}")
+        print(f"| {f} | " + " | ".join(cells) + " |")
     print("\nGrade distribution (share of each kind, per group):\n")
     print("| kind | group | " + " | ".join(GRADES) + " | 中品 or better | 下品 or 荒牌 |")
     print("| --- | --- | " + " | ".join("---" for _ in GRADES) + " | --- | --- |")
@@ -96,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     ms = sorted(t * 1000 for t in timings)
     print(f"\nTime to grade one poem (grade_poem, warm, {len(ms)} poems): median {statistics.median(ms):.1f} ms, "
           f"p95 {ms[int(len(ms) * 0.95)]:.1f} ms, max {ms[-1]:.1f} ms")
+    dash = time_dashboard()
+    print(f"Open the 詩伯's dashboard of a four-poem round (GET /r/<code>/judge, test client, {len(dash)} times): "
+          f"median {statistics.median(dash):.0f} ms, max {dash[-1]:.0f} ms")
     return 0
 
 
