@@ -13,10 +13,15 @@ Three read-only data files, loaded once on first use (never at import):
 :func:`suggest_themes` groups the hand with scikit-learn's agglomerative clustering (cosine distance, average
 linkage); a distance threshold, not a fixed count, decides how many groups there are. Each group is named by
 the nearest lexicon theme, or by its most central characters (「松・泉・雲」) when no theme is near; a broad
-group whose members lean to different themes splits, groups under the same name merge, and a few rounds
-of k-means-like reassignment settle the members. Characters near no group, and merely generic ones
+group whose members lean to different themes splits, and groups under the same name merge. A named group
+stays only when the hand holds its theme beyond chance (minimum support): more of its characters than a
+random deal of the same size from the tile set (data/tiles.json) would give, by a z-score over the
+hypergeometric draw; a random 150-tile hand always holds a few characters of every theme, and those
+groups would otherwise take characters from the themes the hand really carries. A few rounds of
+k-means-like reassignment then settle the members. Characters near no group, and merely generic ones
 (之 一 去, nearer the centre of the most frequent characters than any theme), go to 其他.
-jieba and scikit-learn are imported here only.
+jieba and scikit-learn are imported here only (scikit-learn without the SciPy packages it never uses
+here: see _agglomerative).
 """
 
 from __future__ import annotations

@@ -116,13 +116,20 @@ def random_grouping(chars: list[str], k: int, rng: random.Random) -> dict[str, s
     return {c: rng.choice(names) for c in chars}
 
 
-def evaluate(half: str, n: int, seed: int) -> dict[str, dict[str, float]]:
+def evaluate(half: str, n: int, seed: int) -> dict[str, dict]:
     gold = load_gold(half)
     rng = random.Random(seed + 1)
     totals = {m: [0.0, 0] for m in ("model", "radical", "random")}
     lists = 0
+    theme_names = {t.name for t in load_themes()}
+    where: Counter[str] = Counter()
     for chars, planted, names in make_hands(gold, n, seed):
         pred = model_grouping(chars)
+        for c, k in planted.items():
+            got = pred.get(c, OTHER)
+            where["own theme" if got == names[k] else "another planted theme" if got in names
+                  else OTHER if got == OTHER else "a theme of the random tiles" if got in theme_names
+                  else "an unnamed group"] += 1
         k = max(1, len({v for v in pred.values() if v != OTHER}))
         for method, p in (("model", pred), ("radical", radical_grouping(chars)),
                           ("random", random_grouping(chars, k, rng))):
@@ -130,7 +137,9 @@ def evaluate(half: str, n: int, seed: int) -> dict[str, dict[str, float]]:
             totals[method][0] += ari
             totals[method][1] += right
         lists += len(names)
-    return {m: {"ari": round(a / n, 3), "naming": round(r / lists, 3)} for m, (a, r) in totals.items()}
+    result = {m: {"ari": round(a / n, 3), "naming": round(r / lists, 3)} for m, (a, r) in totals.items()}
+    result["model"]["where"] = {k: round(v / sum(where.values()), 3) for k, v in where.most_common()}
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     gold = load_gold(args.half)
     oov = sorted({c for g in gold for c in _traditional_forms(g["chars"], vectors) if c not in vectors})
     print(f"gold characters without a vector (always 其他): {''.join(oov) or 'none'}")
+    tiles = {t.char for t in load_tile_set()}
+    in_tiles = sum(c in tiles for g in gold for c in g["chars"])
+    print(f"gold characters that are tiles of data/tiles.json: {in_tiles} of {sum(len(g['chars']) for g in gold)}")
     for half in halves:
         if args.show:
             for chars, planted, names in make_hands(load_gold(half), args.show, args.seed):
@@ -155,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{half}] {args.hands} hands × {PLANTED} planted lists")
         for method, r in result.items():
             print(f"  {method:8s} ARI {r['ari']:.3f}  naming {r['naming']:.1%}")
+        print("  model: planted characters put in " + ", ".join(f"{k} {v:.1%}" for k, v in result["model"]["where"].items()))
     return 0
 
 
