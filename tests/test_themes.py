@@ -335,3 +335,20 @@ def test_clustering_defers_scipy_stats_yet_it_still_works():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split("\n")[:3] == ["False NoneType", "[3.0, 1.0, 2.0]", "module 0.5"]
+
+
+def test_chance_support_matches_random_deals():
+    """The minimum-support rule's null model (a hypergeometric draw from the tile set) agrees with dealing."""
+    from poetry.themes import _lexicon, _null_support, _theme_support
+
+    vectors, lex = char_vectors(), _lexicon(None)
+    tiles = sorted({t.char for t in load_tile_set()} & set(vectors.index))
+    raw = vectors.matrix[[vectors.index[c] for c in tiles]] @ lex.centroids.T
+    affinity = raw - raw.mean(axis=1, keepdims=True)
+    rng = random.Random(3)
+    dealt = np.array([_theme_support(affinity[rng.sample(range(len(tiles)), 150)]) for _ in range(400)])
+    mean, spread = _null_support(None, 150)
+    assert np.allclose(dealt.mean(axis=0), mean, atol=0.5)
+    assert np.allclose(dealt.std(axis=0), spread, atol=0.5)
+    whole, _ = _null_support(None, len(tiles))
+    assert whole.sum() == pytest.approx(dealt.sum(axis=1).mean() * len(tiles) / 150, rel=0.05)
