@@ -156,3 +156,13 @@ def test_check_report_for_a_simplified_reader_names_rhyme_groups_in_simplified(c
     assert cells[0]["char"] == "風"  # the poem as typed
     assert cells[0]["groups"] == ["上平一东"]
     assert cells[5]["groups"] == ["去声十八啸"]
+
+
+def test_every_api_route_is_in_the_openapi_document(app, client):
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+            assert path in paths, path
+            for method in rule.methods - {"HEAD", "OPTIONS"}:
+                assert method.lower() in paths[path], (path, method)

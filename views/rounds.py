@@ -477,6 +477,40 @@ def openapi_spec() -> dict:
                 "description": "Events: seats, dealt, submitted, reopened, published, graded. Payloads are "
                                "public; clients fetch what their seat may see. Resume with Last-Event-ID.",
             }},
+            "/api/rounds/{code}/judge": {"get": op(
+                "詩伯評品面板的資料：每首詩的平仄、病、用牌、各項評分與建議品第", {
+                    "200": _json({"type": "object"}), "403": error, "404": error})},
+            "/api/rounds/{code}/grades": {"post": op(
+                "詩伯定一首詩的品第與評語；回傳名次", {"200": _json({"type": "object", "properties": {
+                    "saved": {"type": "object"}, "ranking": {"type": "array"}}}),
+                    "400": error, "403": error, "404": error, "409": error},
+                body={"type": "object", "required": ["seat", "grade"], "properties": {
+                    "seat": {"type": "integer"}, "grade": {"enum": list(GRADES)},
+                    "comment": {"type": "string", "maxLength": LIMITS["comment"]}}})},
+            "/api/check": {"post": {
+                "summary": "平仄檢查：逐字平仄、格律、押韻、病與改字建議",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["text"], "properties": {
+                        "text": {"type": "string", "maxLength": 2000},
+                        "rhyme_book": {"enum": list(RHYME_BOOKS), "default": "pingshui"},
+                        "hand": {"description": "手牌：一串字或單字的列表（改字建議先取手牌）",
+                                 "oneOf": [{"type": "string"}, {"type": "array", "items": text}]}}}}}},
+                "responses": {"200": _json({"type": "object"}, "檢查報告"), "400": error, "422": error}}},
+            "/api/themes": {"post": {
+                "summary": "手牌題材：把一手牌的字歸成題材，附可押之韻與題目",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["chars"], "properties": {
+                        "chars": {"oneOf": [{"type": "string"}, {"type": "array", "items": text}]}}}}}},
+                "responses": {"200": _json({"type": "object", "properties": {"themes": {"type": "array"}}}),
+                              "400": error, "422": error}}},
+            "/api/grade": {"post": {
+                "summary": "評一首詩：各項評分與建議品第（上品、中品、下品、荒牌）",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["text"], "properties": {
+                        "title": {"type": "string", "maxLength": 100}, "text": {"type": "string", "maxLength": 2000},
+                        "thresholds": {"type": "object"},
+                        "hand": {"oneOf": [{"type": "string"}, {"type": "array", "items": text}]}}}}}},
+                "responses": {"200": _json({"type": "object"}), "400": error}}},
             "/api/openapi.json": {"get": {"summary": "這份文件", "responses": {"200": _json({"type": "object"})}}},
         },
     }
