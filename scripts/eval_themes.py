@@ -11,6 +11,10 @@ up to 150 characters. Reported per half, averaged over the hands:
   (a character put in 其他 counts as a group of its own);
 - naming: share of planted lists whose plurality group carries the gold theme's name.
 
+It also prints where the model puts the planted characters (own theme, a theme the random tiles
+formed, another planted theme, 其他) and how many gold characters are tiles at all (few: the gold
+lists use rarer characters than a real hand holds).
+
 Baselines on the same hands: radical-only grouping (Unihan kRSUnicode radical; a radical group is named
 by the lexicon theme whose seeds share that radical most often) and random grouping (as many groups as
 the model found, random lexicon names).
