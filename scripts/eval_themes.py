@@ -171,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{half}] {args.hands} hands × {PLANTED} planted lists")
         for method, r in result.items():
             print(f"  {method:8s} ARI {r['ari']:.3f}  naming {r['naming']:.1%}")
-        print("  model: planted characters put in " + ", ".join(f"{k} {v:.1%}" for k, v in result["model"]["where"].items()))
+        where = result["model"]["where"].items()
+        print("  model: planted characters put in " + ", ".join(f"{k} {v:.1%}" for k, v in where))
     return 0
 
 
