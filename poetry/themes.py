@@ -365,11 +365,12 @@ def _theme_support(affinity: np.ndarray) -> np.ndarray:
 def _tile_theme_counts(directory: str | None) -> tuple[np.ndarray, int]:
     """How many tiles of the standard set are specific characters nearest each theme, and how many tiles
     have a vector: the urn a random hand is drawn from."""
-    from poetry.tiles import load_tile_set
+    from poetry.tiles import TILES_FILE, load_tile_set
 
     vectors = _load_vectors(directory)
     lex = _lexicon(directory)
-    tiles = sorted({t.char for t in load_tile_set()} & set(vectors.index))
+    path = data_path(TILES_FILE, directory)
+    tiles = sorted({t.char for t in load_tile_set(path if path.exists() else None)} & set(vectors.index))
     raw = vectors.matrix[[vectors.index[c] for c in tiles]] @ lex.centroids.T
     counts = _theme_support(raw - raw.mean(axis=1, keepdims=True))
     counts.setflags(write=False)
