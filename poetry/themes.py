@@ -20,20 +20,14 @@ hypergeometric draw; a random 150-tile hand always holds a few characters of eve
 groups would otherwise take characters from the themes the hand really carries. A few rounds of
 k-means-like reassignment then settle the members. Characters near no group, and merely generic ones
 (之 一 去, nearer the centre of the most frequent characters than any theme), go to 其他.
-jieba and scikit-learn are imported here only (scikit-learn without the SciPy packages it never uses
-here: see _agglomerative).
+jieba and scikit-learn are imported here only.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 import math
 import os
-import sys
-import threading
-import types
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -267,66 +261,9 @@ def _traditional_forms(chars: Sequence[str], vectors: CharVectors) -> tuple[str,
 # only ever calls them from estimators this module never uses (rankdata, chi2, gmean, trapezoid,
 # linear_sum_assignment, minimize, linprog): while sklearn.cluster is first imported they are stood in
 # for, and each loads for real on its first use.
-_DEFERRED = ("scipy.stats", "scipy.optimize", "scipy.integrate")
-_import_lock = threading.Lock()
-
-
-class _DeferredModule(types.ModuleType):
-    """Stands in for a package during one import; the real package loads on first attribute use."""
-
-    _importing = True  # while True, `from <package> import f` binds a _DeferredAttr instead of loading
-
-    def _real(self) -> types.ModuleType:
-        if sys.modules.get(self.__name__) is self:
-            del sys.modules[self.__name__]
-        return importlib.import_module(self.__name__)
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("__") or not type(self)._importing:
-            return getattr(self._real(), attr)
-        return _DeferredAttr(self, attr)
-
-
-class _DeferredAttr:
-    """``f`` of ``from scipy.stats import f`` bound during the import: calls and attributes load the package."""
-
-    def __init__(self, module: _DeferredModule, attr: str) -> None:
-        self._module, self._attr = module, attr
-
-    def _target(self) -> Any:
-        return getattr(self._module._real(), self._attr)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._target()(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._target(), name)
-
-
 def _agglomerative() -> type:
-    """scikit-learn's AgglomerativeClustering, imported once without the SciPy packages it never needs here.
-
-    The stand-ins never stay in ``sys.modules``: once the import is done, any other ``import scipy.stats``
-    gets the real package; only references sklearn made during its import still go through them.
-    """
-    with _import_lock:
-        if "sklearn.cluster" not in sys.modules:
-            stand_ins = {}
-            for name in _DEFERRED:
-                spec = None if name in sys.modules else importlib.util.find_spec(name)
-                if spec is not None:
-                    module = _DeferredModule(name)
-                    module.__spec__, module.__file__, module.__package__ = spec, spec.origin, name
-                    module.__path__ = list(spec.submodule_search_locations or [])
-                    stand_ins[name] = sys.modules[name] = module
-            try:
-                importlib.import_module("sklearn.cluster")
-            finally:
-                _DeferredModule._importing = False
-                for name, module in stand_ins.items():
-                    if sys.modules.get(name) is module:
-                        del sys.modules[name]
-        from sklearn.cluster import AgglomerativeClustering
+    """scikit-learn's AgglomerativeClustering (the import costs about a second: done once, at warm-up)."""
+    from sklearn.cluster import AgglomerativeClustering
 
     return AgglomerativeClustering
 

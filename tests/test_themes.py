@@ -325,18 +325,6 @@ def test_import_poetry_loads_neither_sklearn_nor_jieba():
     assert "sklearn" not in proc.stdout and "jieba" not in proc.stdout
 
 
-def test_clustering_defers_scipy_stats_yet_it_still_works():
-    code = (
-        "import sys; from poetry.themes import suggest_themes; suggest_themes('山峰洞石澗壑巖嶺泉瀑松猿');"
-        "print('scipy.stats._stats_py' in sys.modules, type(sys.modules.get('scipy.stats')).__name__);"
-        "from sklearn.metrics._ranking import rankdata; print(rankdata([30, 10, 20]).tolist());"
-        "import scipy.stats; print(type(scipy.stats).__name__, float(scipy.stats.norm.cdf(0)))"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split("\n")[:3] == ["False NoneType", "[3.0, 1.0, 2.0]", "module 0.5"]
-
-
 def test_chance_support_matches_random_deals():
     """The minimum-support rule's null model (a hypergeometric draw from the tile set) agrees with dealing."""
     from poetry.themes import _lexicon, _null_support, _theme_support
