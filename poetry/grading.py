@@ -497,15 +497,27 @@ def _form_criteria(text: str, lines: list[str], hand: str | None) -> tuple[dict,
     return _crit(f_score, f_expl), _crit(t_score, t_expl), form
 
 
+def _band(name: str, p: float) -> str:
+    """"good", "fair" or "poor": where a score falls among Tang poems' scores on the same criterion.
+
+    good: at or above the lower quartile of real poems (three Tang poems in four); poor: below all
+    but the lowest 5% of them; fair: between.
+    """
+    q = _model().get("real_quantiles", {}).get(name)
+    good, poor = (q[2], q[0]) if q else (0.6, 0.3)
+    return "good" if p >= good else "fair" if p >= poor else "poor"
+
+
 def _explain_fluency(p: float, lines: list[str], f: Mapping[str, float]) -> str:
+    band = _band("一氣呵成", p)
     from poetry.lm import load_lm
 
     lm = load_lm()
     worst = min(lines, key=lambda x: lm.score_line(x).mean)
     ppl = 10 ** (-f["lm_mean"])
-    if p >= 0.7:
+    if band == "good":
         return f"字句順暢，讀來自然（困惑度 {ppl:.0f}）。"
-    if p >= 0.4:
+    if band == "fair":
         return f"大致通順，「{worst}」一句稍澀（困惑度 {ppl:.0f}）。"
     return f"語句生硬，前人詩中少見這樣的字序，最澀是「{worst}」（困惑度 {ppl:.0f}）。"
 
@@ -522,32 +534,35 @@ def _explain_fresh(score: float, lines: list[str]) -> str:
 
 
 def _explain_coherence(p: float, lines: list[str]) -> str:
+    band = _band("貫理", p)
     vecs = [_text_vector(x) for x in lines]
     if len(lines) < 2:
         return "只有一句，無從論貫理。"
     adj = [_cos(vecs[i], vecs[i + 1]) for i in range(len(lines) - 1)]
     k = int(np.argmin(adj))
-    if p >= 0.6:
+    if band == "good":
         return "句句相承，意脈貫通。"
-    if p >= 0.3:
+    if band == "fair":
         return f"大體相承，但「{lines[k]}」與「{lines[k + 1]}」之間意脈稍斷。"
     return f"事實雜亂：各句意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
 
 
 def _explain_ends(p: float, lines: list[str]) -> str:
-    if p >= 0.6:
+    band = _band("首尾貫通", p)
+    if band == "good":
         return f"首句「{lines[0]}」與末句「{lines[-1]}」前後呼應。"
-    if p >= 0.3:
+    if band == "fair":
         return f"首尾略有呼應，「{lines[-1]}」收束稍弱。"
     return f"首尾斷續：起句「{lines[0]}」與結句「{lines[-1]}」各說各話。"
 
 
 def _explain_relevance(p: float, title: str, lines: list[str]) -> str:
+    band = _band("貼題", p)
     hits = [ch for ch in dict.fromkeys(title) if any(ch in x for x in lines) and ch not in "之一二三四五六七八九十首其詩"]
     seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""
-    if p >= 0.6:
+    if band == "good":
         return f"{seen}詩意切合題目「{title}」。"
-    if p >= 0.3:
+    if band == "fair":
         return f"{seen}與題目「{title}」若即若離。"
     return f"{seen}詩意與題目「{title}」關係不大，似離題。"
 
@@ -588,6 +603,11 @@ def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
     return out
 
 
+def _floor2(x: float) -> str:
+    """Two decimals rounded down, so a score shown as 0.84 is never mistaken for reaching 0.85."""
+    return f"{math.floor(x * 100 + 1e-9) / 100:.2f}"
+
+
 def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
                   thresholds: Mapping[str, float] | None = None) -> tuple[str, tuple[str, ...]]:
     """Turn the combined score and the criteria into a 品 and its reasons (see the module docstring).
@@ -603,17 +623,17 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
     coherence = s("貫理")
     form_ok = all(s(n) is None or s(n) >= t["form_floor"] for n in ("體不失", "平仄和暢"))
     if score < t["荒牌"] or (coherence is not None and coherence < t["貫理_floor"]):
-        why = [f"綜合分 {score:.2f}，低於荒牌門檻 {t['荒牌']:.2f}" if score < t["荒牌"] else f"貫理僅 {coherence:.2f}"]
+        why = [f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}" if score < t["荒牌"] else f"貫理僅 {coherence:.2f}"]
         return "荒牌", tuple(why + ["事實雜亂，首尾斷續。"])
     if score < t["中品"]:
         if not form_ok:
-            return "荒牌", (f"綜合分 {score:.2f} 未達中品，且體式或平仄不合。",)
-        return "下品", (f"題、體不失，平仄和暢，但綜合分 {score:.2f} 未達中品門檻 {t['中品']:.2f}，意味平平。",)
+            return "荒牌", (f"綜合分 {_floor2(score)} 未達中品，且體式或平仄不合。",)
+        return "下品", (f"題、體不失，平仄和暢，但綜合分 {_floor2(score)} 未達中品門檻 {t['中品']:.2f}，意味平平。",)
     floor = t["上品_floor"]
     shortfalls = [n for n in ("貼題", "聯句切當", "一氣呵成", "平仄和暢") if s(n) is not None and s(n) < floor]
     if score >= t["上品"] and not shortfalls:
-        return "上品", (f"綜合分 {score:.2f} 達上品門檻 {t['上品']:.2f}；貼題貫理，聯句切當，一氣呵成。",)
-    reasons = [f"綜合分 {score:.2f}，語句清新，首尾貫通。"]
+        return "上品", (f"綜合分 {_floor2(score)} 達上品門檻 {t['上品']:.2f}；貼題貫理，聯句切當，一氣呵成。",)
+    reasons = [f"綜合分 {_floor2(score)}，語句清新，首尾貫通。"]
     if score < t["上品"]:
         reasons.append(f"未達上品門檻 {t['上品']:.2f}。")
     if shortfalls:
@@ -644,7 +664,7 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
                  ) -> tuple[list[str], str | None, dict[str, dict[str, Any]], str | None]:
     """The criteria of a poem: (lines, title, {name: {score, explanation}}, form name).
 
-    >>> lines, title, criteria, form = measure_poem("床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。", "靜夜思")
+    >>> lines, title, criteria, form = measure_poem("國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。", "春望")
     >>> form, sorted(criteria) == sorted(CRITERIA)
     ('五言絕句', True)
     """
@@ -838,7 +858,13 @@ def round_dashboard(store, code: str, viewer, thresholds: Mapping[str, float] | 
                            "grade": e["final"]["grade"] if e["final"] else None} for e in entries],
                          info.get("penalty", ""))
     return {"round": info, "entries": entries, "ranking": ranking,
-            "thresholds": merge_thresholds(thresholds), "criteria_names": list(CRITERIA)}
+            "thresholds": merge_thresholds(thresholds), "criteria_names": list(CRITERIA), "bands": criterion_bands()}
+
+
+def criterion_bands() -> dict[str, tuple[float, float]]:
+    """For each criterion, (poor below, good from): the 5% and 25% points of Tang poems' scores."""
+    q = _model().get("real_quantiles", {})
+    return {name: (q[name][0], q[name][2]) if name in q else (0.3, 0.6) for name in CRITERIA}
 
 
 def round_results(store, code: str) -> dict[str, Any]:
