@@ -97,6 +97,19 @@
     });
   }
 
+  // The 詩伯's thresholds for this round are kept on this device and applied when the page opens.
+  var form = document.querySelector(".threshold-form");
+  var key = "shipai-thresholds-" + code;
+  if (form && window.localStorage) {
+    if (window.location.search) {
+      try { localStorage.setItem(key, window.location.search); } catch (e) { /* private mode */ }
+    } else {
+      var saved = null;
+      try { saved = localStorage.getItem(key); } catch (e) { saved = null; }
+      if (saved && saved.charAt(0) === "?") { window.location.replace(window.location.pathname + saved); return; }
+    }
+  }
+
   // Live: a poem handed in or reopened elsewhere shows here (the rounds' event stream).
   if (window.EventSource) {
     var last = root.getAttribute("data-last-event") || "0";

@@ -165,3 +165,17 @@ def test_history_lists_rounds_of_this_device(judged):
     client.get(f"/r/{code}/k/{tokens[1]}")
     html = client.get("/rounds/history").get_data(as_text=True)
     assert "秋日雅集" in html and code in html
+
+
+def test_markup_in_a_poem_is_escaped_on_the_dashboard(judged):
+    from poetry.store import submissions
+
+    client, code, tokens = judged
+    store = client.application.extensions["poetry_store"]
+    round_id = store.authenticate(code, tokens[1]).round_id
+    with store.engine.begin() as conn:
+        conn.execute(submissions.update().where(submissions.c.round_id == round_id, submissions.c.seat == 2)
+                     .values(title="<script>alert(1)</script>春望"))
+    client.get(f"/r/{code}/k/{tokens[1]}")
+    html = client.get(f"/r/{code}/judge").get_data(as_text=True)
+    assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
