@@ -95,13 +95,19 @@
   }
 
   var tileWords = null;  // the round page's words for a tile's tooltip (converted to 简体 with the page)
+  var rhymeNames = null;  // rhyme group → its name in the reader's script (empty for 繁體 readers)
+
+  function rhymeName(rhyme) {
+    if (!rhymeNames) rhymeNames = readJSON("rhyme-names");
+    return (rhyme && rhymeNames[rhyme]) || rhyme || "";
+  }
 
   function tileNode(tile, extraClass) {
     var node = el("span", "tile" + (extraClass ? " " + extraClass : ""), tile.char);
     if (tile.tone) node.setAttribute("data-tone", tile.tone);
     if (!tileWords) tileWords = readJSON("round-strings");
     var tones = tileWords.tones || {};
-    var bits = [tile.tone ? tones[tile.tone] || tile.tone : "", tile.rhyme || "",
+    var bits = [tile.tone ? tones[tile.tone] || tile.tone : "", rhymeName(tile.rhyme),
                 tile.strokes ? fill(tileWords.strokes || "{n}", { n: tile.strokes }) : ""];
     node.title = bits.filter(Boolean).join(" · ");
     return node;
@@ -481,7 +487,7 @@
       var row = box;
       box.classList.toggle("grouped", sortMode !== "draw");
       tiles.forEach(function (t) {
-        var heading = sortMode === "rhyme" ? t.rhyme : sortMode === "strokes" ? fill(S.strokes, { n: t.strokes })
+        var heading = sortMode === "rhyme" ? rhymeName(t.rhyme) : sortMode === "strokes" ? fill(S.strokes, { n: t.strokes })
           : sortMode === "tone" ? (S.tones || {})[t.tone] : null;
         if (heading !== null && heading !== group) {
           group = heading;

@@ -110,6 +110,13 @@ def test_round_page_simplified_phone_words_written_by_the_script(live_server, ne
     assert "张" in page.locator("#hand-count").inner_text()
     tile = page.locator("#hand .tile").first
     assert tile.get_attribute("title").endswith("画")
+    # Sorted by rhyme group, the group labels are in 简体 too (上平一东), and so are the tiles' tooltips.
+    page.click("[data-sort=rhyme]")
+    page.wait_for_selector(".hand-group-label")
+    assert traditional_left(page) == []
+    titles = page.eval_on_selector_all("#hand .tile", "nodes => nodes.map(n => n.title).join('')")
+    assert T2S.convert(titles) == titles
+    screenshot(page, "qa_round_by_rhyme_hans_390")
     # The count tile is the tile as dealt, like the tiles in the hands (not converted to 简体).
     hand = api(live_server, "GET", f"/api/rounds/{code}", token=tokens[1])["count_tile"]["char"]
     assert page.locator("#count-tile").inner_text() == hand

@@ -27,6 +27,7 @@ from flask import (
     url_for,
 )
 
+from poetry.prosody import get_rhyme_book
 from poetry.store import (
     COMPOSITIONS,
     GRADES,
@@ -40,6 +41,7 @@ from poetry.store import (
     WrongPhase,
     normalise_code,
 )
+from poetry.text import to_simplified
 
 bp = Blueprint("rounds", __name__)
 
@@ -310,7 +312,21 @@ def round_page(code: str):
     info = store.round_info(code, seat)
     csrf = csrf_token_for(token) if seat is not None else ""
     return render_template("round.html", info=info, csrf=csrf, limits=LIMITS, grades=GRADES,
-                           rhyme_books=RHYME_BOOKS, compositions=COMPOSITIONS)
+                           rhyme_books=RHYME_BOOKS, compositions=COMPOSITIONS,
+                           rhyme_names=_rhyme_names(info["rhyme_book"]))
+
+
+def _rhyme_names(rhyme_book: str) -> dict[str, str]:
+    """For a 简体 reader, the rhyme groups the tiles carry (上平一東) as the page shows them (上平一东).
+
+    The tiles and hands come from the API as stored; the round page labels them with these names.
+    """
+    if request.cookies.get("script") != "hans":
+        return {}
+    names = {}
+    for book in dict.fromkeys(("pingshui", rhyme_book)):
+        names.update((group, to_simplified(group)) for group in get_rhyme_book(book).groups)
+    return names
 
 
 @bp.get("/r/<code>/k/<token>")
