@@ -21,7 +21,8 @@ Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the sco
   下品  the rest below the 中品 threshold when form and tones hold (體不失, 平仄和暢 ≥ form floor);
         without them a low score stays 荒牌;
   中品  score ≥ 中品 threshold;
-  上品  score ≥ 上品 threshold and 貼題, 聯句切當, 一氣呵成, 平仄和暢 all ≥ the 上品 floor.
+  上品  score ≥ 上品 threshold and 貼題, 聯句切當, 一氣呵成, 平仄和暢 each ≥ the 上品 floor or in the
+        range where three Tang poems in four score on it.
 """
 
 from __future__ import annotations
@@ -630,7 +631,9 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
             return "荒牌", (f"綜合分 {_floor2(score)} 未達中品，且體式或平仄不合。",)
         return "下品", (f"題、體不失，平仄和暢，但綜合分 {_floor2(score)} 未達中品門檻 {t['中品']:.2f}，意味平平。",)
     floor = t["上品_floor"]
-    shortfalls = [n for n in ("貼題", "聯句切當", "一氣呵成", "平仄和暢") if s(n) is not None and s(n) < floor]
+    # a 上品 criterion is met at the floor, or where three Tang poems in four score (its good band)
+    shortfalls = [n for n in ("貼題", "聯句切當", "一氣呵成", "平仄和暢")
+                  if s(n) is not None and s(n) < floor and _band(n, s(n)) != "good"]
     if score >= t["上品"] and not shortfalls:
         return "上品", (f"綜合分 {_floor2(score)} 達上品門檻 {t['上品']:.2f}；貼題貫理，聯句切當，一氣呵成。",)
     reasons = [f"綜合分 {_floor2(score)}，語句清新，首尾貫通。"]
