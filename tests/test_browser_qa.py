@@ -137,3 +137,15 @@ def test_join_error_in_simplified(live_server, new_page, dealt_round):
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: '秦觀'})}).then(r => r.json())
         .then(d => d.detail)""", code)
     assert detail and T2S.convert(detail) == detail
+
+
+def test_verify_a_published_deal_in_simplified_on_a_phone(live_server, new_page, dealt_round):
+    code, tokens = dealt_round
+    api(live_server, "POST", f"/api/rounds/{code}/publish", {}, tokens[0])
+    page, errors, _ = open_page(new_page, live_server, f"/r/{code}/verify", script="hans", viewport=PHONE)
+    page.click("#verify-button")
+    page.wait_for_function("document.querySelectorAll('#checks li').length >= 4")
+    oks = page.eval_on_selector_all("#checks li", "nodes => nodes.map(n => n.dataset.ok)")
+    assert oks and all(ok == "true" for ok in oks), page.inner_text("#checks")
+    assert_page_sound(page, errors, "qa_verify_published_hans_390")
+    assert traditional_left(page) == []
