@@ -84,15 +84,6 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def _traditional(text: str) -> str:
-    """The text in traditional characters (the models are trained on them); unchanged if already so."""
-    from poetry.text import to_simplified, to_traditional
-
-    if to_simplified(text) == text and to_traditional(text) != text:
-        return to_traditional(text)
-    return text
-
-
 # --- models, loaded once -----------------------------------------------------------------------
 
 
@@ -211,13 +202,6 @@ def _text_vector(text: str) -> np.ndarray:
 
 def _cos(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.dot(a, b))
-
-
-def _title_words(title: str) -> Counter:
-    from poetry.text import to_simplified
-
-    tok = _tokenizer()
-    return Counter(w for w in tok.lcut(to_simplified(title), HMM=False) if len(w) >= 2)
 
 
 def _tfidf(text: str) -> dict[str, float]:
