@@ -12,6 +12,7 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from poetry.errors import PoetryError
@@ -28,6 +29,7 @@ def _instance_secret(instance_path: str) -> str:
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: embedded defaults, then FLASK_* / DATABASE_URL / SECRET_KEY, then test_config."""
     app = Flask(__name__, instance_relative_config=True)
+    app.json = _EncodableJSONProvider(app)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "shipai.sqlite3"),
@@ -56,6 +58,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     _register_error_handlers(app)
     pages.register_script_switch(app)
     return app
+
+
+class _EncodableJSONProvider(DefaultJSONProvider):
+    """JSON that UTF-8 can always carry: a lone surrogate echoed from a request becomes U+FFFD, not a 500."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        return _encodable(super().dumps(obj, **kwargs))
 
 
 def _wants_json() -> bool:

@@ -166,3 +166,10 @@ def test_every_api_route_is_in_the_openapi_document(app, client):
             assert path in paths, path
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 assert method.lower() in paths[path], (path, method)
+
+
+def test_a_json_answer_that_echoes_a_lone_surrogate_is_never_a_500(client):
+    # /api/grade echoes the title; whatever a view echoes, the JSON layer keeps it encodable.
+    response = post(client, "/api/grade", {"text": POEM, "title": "靜夜\ud800"})
+    assert response.status_code < 500
+    assert "\ufffd" in response.get_data(as_text=True) or response.status_code == 400
