@@ -682,17 +682,38 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
     return lines, title, criteria, form_name
 
 
-def combined_features(criteria: Mapping[str, Mapping[str, Any]], neutral: Mapping[str, float] | None = None
-                      ) -> dict[str, float]:
+#: A title whose characters call for body characters this strongly (mean of each title character's
+#: strongest PMI) counts fully in 貼題's share of the combined score; vaguer titles (雜詩, 無題) count less.
+TITLE_INFORMATION_FULL = 5.0
+
+
+def title_information(title: str | None) -> float:
+    """How much a title says about its poem: the mean, over its characters, of their strongest title-body PMI.
+
+    >>> title_information("塞下曲") > title_information("雜詩")
+    True
+    """
+    vec = _vectors()
+    ids = [vec.title_index[ch] for ch in dict.fromkeys(clean_title(title)) if ch in vec.title_index]
+    if not ids:
+        return 0.0
+    return float(vec.title_body[ids].astype(np.float32).max(1).mean())
+
+
+def combined_features(criteria: Mapping[str, Mapping[str, Any]], neutral: Mapping[str, float] | None = None,
+                      title_info: float | None = None) -> dict[str, float]:
     """log of each criterion's score (a criterion that does not apply takes its neutral value).
 
     The logarithm keeps a criterion that is confidently met near 0 and lets one that clearly fails
-    (a jumble, a garbled line, a borrowed title) pull the whole score down.
+    (a jumble, a garbled line, a borrowed title) pull the whole score down. 貼題 is scaled by how much
+    the title says (``title_info``, see TITLE_INFORMATION_FULL).
     """
     out = {}
     for name in COMBINED_CRITERIA:
         score = (criteria.get(name) or {}).get("score")
         out[name] = math.log(max(score, 1e-3)) if score is not None else (neutral or {}).get(name, math.log(0.5))
+    if title_info is not None and (criteria.get("貼題") or {}).get("score") is not None:
+        out["貼題"] *= min(1.0, title_info / TITLE_INFORMATION_FULL)
     return out
 
 
@@ -708,7 +729,7 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     """
     lines, title, criteria, form_name = measure_poem(text, title, hand)
     spec = _model()["combined"]
-    score = round(_logistic(spec, combined_features(criteria, spec.get("neutral"))), 3)
+    score = round(_logistic(spec, combined_features(criteria, spec.get("neutral"), title_information(title))), 3)
     grade, reasons = suggest_grade(score, criteria, thresholds)
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines))
 

@@ -512,14 +512,14 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
             continue
         measured.append(rows["real"])
         for k, crit in rows.items():
-            comb[k].append(crit)
+            comb[k].append((crit, grading.title_information(copies[k]["title"])))
         if n % 1000 == 999:
             log(f"criteria {n + 1}/{len(half_b)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
     neutral = {}
     for name in grading.COMBINED_CRITERIA:
         vals = [c[name]["score"] for c in measured if c[name]["score"] is not None]
         neutral[name] = math.log(max(float(np.median(vals)), 1e-3)) if vals else math.log(0.5)
-    rows = {k: [grading.combined_features(c, neutral) for c in v] for k, v in comb.items()}
+    rows = {k: [grading.combined_features(c, neutral, info) for c, info in v] for k, v in comb.items()}
     negatives = rows["shuffled"] + rows["corrupted"] + rows["off_topic"]
     model["combined"] = _fit(rows["real"] * 3, negatives, list(grading.COMBINED_CRITERIA))
     model["combined"]["neutral"] = neutral
