@@ -121,6 +121,9 @@ def test_grading_ranks_names_losers_and_publishes(judged):
     assert client.post(f"/api/rounds/{code}/publish", headers=host).status_code == 200
     results = client.get(f"/api/rounds/{code}/results").get_json()
     assert {p["seat"]: p["grade"] for p in results["poems"]} == {1: "上品", 2: "上品", 3: "荒牌", 4: "中品"}
+    # the published results carry the ranking: 荒牌 (seat 3) is the only loser once seat 4 rose to 中品
+    assert results["ranking"]["complete"]
+    assert [loser["seat"] for loser in results["ranking"]["losers"]] == [3]
     page = client.get(f"/r/{code}/results")
     assert page.status_code == 200
     html = page.get_data(as_text=True)

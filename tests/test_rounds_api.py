@@ -155,6 +155,9 @@ def test_a_whole_round_and_every_forbidden_action(table):
     results = client.get(url + "/results").get_json()
     assert [p["seat"] for p in results["poems"]] == [1, 2, 3, 4]
     assert all(p["submitted"] and p["text"] for p in results["poems"])
+    # nobody graded yet: no winner and no loser named, the ranking says it is not complete
+    assert results["ranking"]["complete"] is False and not results["ranking"]["losers"]
+    assert results["penalty"]
     reveal = results["reveal"]
     assert len(reveal["order"]) == 600
     assert tiles.verify_deal(reveal["salt"], reveal["order"], deal["commitment"])

@@ -234,9 +234,11 @@ def api_publish(code: str):
 
 @bp.get("/api/rounds/<code>/results")
 def api_results(code: str):
-    """After publication: poems, hands, grades and the reveal (salt, order)."""
+    """After publication: poems, hands, grades, the ranking with who drinks, and the reveal (salt, order)."""
+    from poetry.grading import round_results  # loads the grading models only when results are asked for
+
     code = _code(code)
-    return jsonify(get_store().results(code))
+    return jsonify(round_results(get_store(), code))
 
 
 @bp.get("/api/rounds/<code>/events")
@@ -481,8 +483,11 @@ def openapi_spec() -> dict:
                 "詩伯公佈：詩、牌與洗牌結果", {"200": _json({"type": "object"}), "403": error, "404": error,
                                      "409": error})},
             "/api/rounds/{code}/results": {"get": op(
-                "公佈後的結果：詩、牌、reveal {salt, order}", {"200": _json({"type": "object", "properties": {
-                    "poems": {"type": "array"}, "hands": {"type": "array"}, "commitment": text,
+                "公佈後的結果：詩、牌、品第與名次、reveal {salt, order}", {"200": _json({"type": "object", "properties": {
+                    "poems": {"type": "array"}, "hands": {"type": "array"}, "commitment": text, "penalty": text,
+                    "ranking": {"type": "object", "properties": {
+                        "ranking": {"type": "array"}, "winners": {"type": "array"}, "losers": {"type": "array"},
+                        "complete": {"type": "boolean"}, "summary": text}},
                     "reveal": {"type": "object", "properties": {
                         "salt": text, "order": {"type": "array", "items": text, "minItems": 600}}}}}),
                     "404": error, "409": error}, secured=False)},
