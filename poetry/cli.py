@@ -29,7 +29,7 @@ def get_parser() -> argparse.ArgumentParser:
     # --- check (owner: checker) -------------------------------------------------------------
     check = sub.add_parser("check", help="檢查一首詩的平仄、押韻與格律")
     check.add_argument("file", nargs="?", default="-", help="詩文檔案，- 或省略為標準輸入")
-    check.add_argument("--rhyme-book", choices=["pingshui", "xinyun"], default="pingshui")
+    check.add_argument("--rhyme-book", choices=["pingshui", "xinyun", "tongyun"], default="pingshui")
     check.add_argument("--format", choices=["text", "json", "jsonl"], default="text")
     check.set_defaults(handler=_cmd_check)
 

@@ -273,6 +273,7 @@
       var payload = { text: text, rhyme_book: rhymeBook() };
       var hand = charsOf(opts.hand);
       if (hand.length) payload.hand = hand.join("");
+      if (hand.length && opts.rule) payload.rule = opts.rule;  // 集字: fixes are suggested from the hand only
       var headers = Object.assign({ "Content-Type": "application/json", "Accept": "application/json" }, opts.headers || {});
       fetch(opts.endpoint, {
         method: "POST", headers: headers, body: JSON.stringify(payload), credentials: "same-origin",

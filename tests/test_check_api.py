@@ -112,20 +112,26 @@ def test_jing_ye_si_is_not_a_regulated_quatrain(client):
     assert "絕" in report["form"]
 
 
-def _has_book(name):
-    from poetry.errors import UnsupportedFormError
-
-    try:
-        get_rhyme_book(name)
-    except UnsupportedFormError:
-        return False
-    return True
+@pytest.mark.parametrize("book", ["xinyun", "tongyun"])
+def test_modern_rhyme_books_are_honoured(client, book):
+    report = post(client, {"text": DENG_GAO, "rhyme_book": book}).get_json()
+    assert report["rhyme_book"] == book
 
 
-@pytest.mark.skipif(not _has_book("xinyun"), reason="中華新韻 not in poetry.prosody yet")
-def test_rhyme_book_xinyun_is_honoured(client):
-    report = post(client, {"text": DENG_GAO, "rhyme_book": "xinyun"}).get_json()
-    assert report["rhyme_book"] == "xinyun"
+def test_jizi_rule_suggests_only_from_the_hand(client):
+    planted = DENG_GAO.replace("渚清", "渚淺")
+    hand = "清明青春山"
+    free = post(client, {"text": planted, "hand": hand, "rule": "rhyme"}).get_json()
+    jizi = post(client, {"text": planted, "hand": hand, "rule": "jizi"}).get_json()
+    fault = next(v for v in jizi["violations"] if (v["line"], v["pos"]) == (2, 2))
+    assert fault["suggestions"] and set(fault["suggestions"]) <= set(hand)
+    free_fault = next(v for v in free["violations"] if (v["line"], v["pos"]) == (2, 2))
+    assert not set(free_fault["suggestions"]) <= set(hand), "without 集字 the fixes go beyond the hand"
+
+
+def test_unknown_rule_is_refused(client):
+    response = post(client, {"text": DENG_GAO, "hand": "山", "rule": "all"})
+    assert response.status_code == 400 and "rule" in response.get_json()["detail"]
 
 
 def test_hand_as_string_or_list_marks_the_same_characters(client):

@@ -21,8 +21,10 @@ bp = Blueprint("check", __name__)
 MAX_TEXT = 2000
 #: Longest hand (a player holds 150 tiles; a custom set may be larger, never more than 600).
 MAX_HAND = 600
-RHYME_BOOKS = ("pingshui", "xinyun")
-FIELDS = frozenset({"text", "rhyme_book", "hand"})
+RHYME_BOOKS = ("pingshui", "xinyun", "tongyun")
+#: The round's composition rule: rhyme feet from the hand, or 集字 (every character from the hand).
+RULES = ("rhyme", "jizi")
+FIELDS = frozenset({"text", "rhyme_book", "hand", "rule"})
 #: Control characters a pasted poem may carry harmlessly (they count as line breaks or spaces).
 ALLOWED_CONTROLS = frozenset("\t\n\r")
 
@@ -39,7 +41,9 @@ def check_page():
 
 @bp.post("/api/check")
 def api_check():
-    """Check a poem: {"text", "rhyme_book"?, "hand"?} → the checker's report as JSON.
+    """Check a poem: {"text", "rhyme_book"?, "hand"?, "rule"?} → the checker's report as JSON.
+
+    With ``rule: "jizi"`` (集字) and a hand, fixes are suggested only from the hand.
 
     :raise 400: not a JSON object, a field of the wrong type, an unknown rhyme book, a text or hand
         too long, control characters, or a text the checker cannot read (MalformedPoemError).
@@ -47,11 +51,11 @@ def api_check():
     """
     reader_hans = request.cookies.get("script") == "hans"
     try:
-        text, rhyme_book, hand = _parse_request()
+        text, rhyme_book, hand, rule = _parse_request()
     except BadRequest as exc:
         return _refusal("Bad Request", str(exc), 400, reader_hans)
     try:
-        report = check_poem(text, rhyme_book=rhyme_book, hand=hand)
+        report = check_poem(text, rhyme_book=rhyme_book, hand=hand, hand_only=bool(hand) and rule == "jizi")
     except PoetryError as exc:
         return _refusal(type(exc).__name__, exc.message, exc.status, reader_hans)
     except Exception:
@@ -96,14 +100,14 @@ def _unique(chars) -> list[str]:
     return list(dict.fromkeys(chars))
 
 
-def _parse_request() -> tuple[str, str, str | None]:
-    """The request's (text, rhyme_book, hand), or BadRequest with a message a poet can act on."""
+def _parse_request() -> tuple[str, str, str | None, str | None]:
+    """The request's (text, rhyme_book, hand, rule), or BadRequest with a message a poet can act on."""
     payload = request.get_json(silent=True)
     if not isinstance(payload, dict):
         raise BadRequest('請以 JSON 物件送出，例如 {"text": "床前明月光……"}。')
     unknown = sorted(set(payload) - FIELDS)
     if unknown:
-        raise BadRequest(f"不認得的欄位：{'、'.join(unknown)[:100]}（只收 text、rhyme_book、hand）。")
+        raise BadRequest(f"不認得的欄位：{'、'.join(unknown)[:100]}（只收 text、rhyme_book、hand、rule）。")
 
     text = payload.get("text")
     if not isinstance(text, str):
@@ -116,9 +120,12 @@ def _parse_request() -> tuple[str, str, str | None]:
     if rhyme_book is None:
         rhyme_book = "pingshui"
     if not isinstance(rhyme_book, str) or rhyme_book not in RHYME_BOOKS:
-        raise BadRequest("「rhyme_book」只可為 pingshui（平水韻）或 xinyun（中華新韻）。")
+        raise BadRequest("「rhyme_book」只可為 pingshui（平水韻）、xinyun（中華新韻）或 tongyun（中華通韻）。")
 
-    return text, rhyme_book, _parse_hand(payload.get("hand"))
+    rule = payload.get("rule")
+    if rule is not None and rule not in RULES:
+        raise BadRequest("「rule」只可為 rhyme（韻腳用己牌）或 jizi（集字：全詩用己牌）。")
+    return text, rhyme_book, _parse_hand(payload.get("hand")), rule
 
 
 def _parse_hand(hand: object) -> str | None:
