@@ -173,3 +173,11 @@ def test_a_json_answer_that_echoes_a_lone_surrogate_is_never_a_500(client):
     response = post(client, "/api/grade", {"text": POEM, "title": "靜夜\ud800"})
     assert response.status_code < 500
     assert "\ufffd" in response.get_data(as_text=True) or response.status_code == 400
+
+
+@pytest.mark.parametrize("field", ["title", "text", "hand"])
+def test_grade_refuses_control_characters_by_name(client, field):
+    body = {"text": POEM, "title": "靜夜思", field: (POEM if field == "text" else "靜夜") + "\ud800"}
+    response = post(client, "/api/grade", body)
+    assert response.status_code == 400
+    assert "控制字元" in response.get_json()["detail"]

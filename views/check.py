@@ -114,7 +114,7 @@ def _parse_request() -> tuple[str, str, str | None, str | None]:
         raise BadRequest("「text」須是一段文字（字串），放入要檢查的詩。")
     if len(text) > MAX_TEXT:
         raise BadRequest(f"詩稿太長：{len(text)} 字，上限 {MAX_TEXT} 字。")
-    _refuse_controls(text, "詩稿")
+    refuse_controls(text, "詩稿")
 
     rhyme_book = payload.get("rhyme_book", "pingshui")
     if rhyme_book is None:
@@ -143,11 +143,11 @@ def _parse_hand(hand: object) -> str | None:
             raise BadRequest(f"手牌太多：{len(hand)} 字，上限 {MAX_HAND} 字。")
     else:
         raise BadRequest("「hand」須是一串字或一列單字，例如 \"山峰江湖\" 或 [\"山\", \"峰\"]。")
-    _refuse_controls(hand, "手牌")
+    refuse_controls(hand, "手牌")
     return hand
 
 
-def _refuse_controls(value: str, what: str) -> None:
+def refuse_controls(value: str, what: str) -> None:
     """Control characters (NUL …) and lone surrogates are no part of a poem: refuse them by name."""
     for char in value:
         category = unicodedata.category(char)

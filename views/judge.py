@@ -8,16 +8,13 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from poetry.errors import PoetryError
+from views.check import BadRequest, refuse_controls
 
 bp = Blueprint("judge", __name__)
 
 MAX_TEXT = 2000
 MAX_TITLE = 100
 GRADE_FIELDS = frozenset({"title", "text", "thresholds", "hand"})
-
-
-class BadRequest(ValueError):
-    """A request the API refuses, with the Chinese message shown to the user."""
 
 
 def _bad(message: str, status: int = 400):
@@ -41,6 +38,9 @@ def _parse_grade_request() -> tuple[str, str | None, dict | None, str | None]:
         raise BadRequest("「title」須是文字（字串）或省略。")
     if title and len(title) > MAX_TITLE:
         raise BadRequest(f"題目太長：上限 {MAX_TITLE} 字。")
+    refuse_controls(text, "詩稿")
+    if title:
+        refuse_controls(title, "題目")
     thresholds = payload.get("thresholds")
     if thresholds is not None and not isinstance(thresholds, dict):
         raise BadRequest("「thresholds」須是物件，例如 {\"中品\": 0.5}。")
@@ -56,6 +56,8 @@ def _parse_grade_request() -> tuple[str, str | None, dict | None, str | None]:
         hand = "".join(hand)
     if hand is not None and not isinstance(hand, str):
         raise BadRequest("「hand」須是一串字或字的清單。")
+    if hand:
+        refuse_controls(hand, "手牌")
     return text, title, thresholds, hand
 
 
