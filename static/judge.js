@@ -7,6 +7,11 @@
   var base = "/api/rounds/" + encodeURIComponent(code);
   var meta = document.querySelector('meta[name="csrf-token"]');
   var csrf = meta ? meta.getAttribute("content") : "";
+  var stringsBlock = document.getElementById("judge-strings");
+  var S = stringsBlock ? JSON.parse(stringsBlock.textContent) : {};
+  function fill(template, values) {
+    return String(template || "").replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  }
 
   function send(method, url, body) {
     var headers = { "Content-Type": "application/json", "Accept": "application/json" };
@@ -15,7 +20,7 @@
                         body: body === undefined ? undefined : JSON.stringify(body) })
       .then(function (res) {
         return res.json().catch(function () { return {}; }).then(function (data) {
-          if (!res.ok) throw new Error(data.detail || ("出錯了（" + res.status + "）"));
+          if (!res.ok) throw new Error(data.detail || fill(S.failed, { status: res.status }));
           return data;
         });
       });
@@ -33,14 +38,14 @@
       place.textContent = r.place || "—";
       var pin = document.createElement("span");
       pin.className = "pin";
-      pin.textContent = r.grade || "未評";
+      pin.textContent = r.grade || S.ungraded;
       li.appendChild(place);
       li.appendChild(document.createTextNode(" " + r.name + " "));
       li.appendChild(pin);
       if (!r.submitted) {
         var note = document.createElement("span");
         note.className = "note";
-        note.textContent = "（未交卷）";
+        note.textContent = S.notSubmitted;
         li.appendChild(note);
       }
       list.appendChild(li);
@@ -51,7 +56,7 @@
     var seat = parseInt(form.getAttribute("data-seat"), 10);
     var status = form.querySelector(".saved");
     var comment = form.querySelector("textarea").value;
-    status.textContent = "存檔中…";
+    status.textContent = S.saving;
     status.classList.remove("error-message");
     return send("POST", base + "/grades", { seat: seat, grade: grade, comment: comment })
       .then(function (data) {
@@ -59,7 +64,7 @@
           b.setAttribute("aria-pressed", b.getAttribute("data-grade") === grade ? "true" : "false");
         });
         form.setAttribute("data-grade", grade);
-        status.textContent = "已定：" + grade + (comment ? "，評語已存" : "");
+        status.textContent = fill(S.saved, { grade: grade }) + (comment ? S.commentSaved : "");
         renderStanding(data.ranking);
       })
       .catch(function (err) {
@@ -78,7 +83,7 @@
     form.querySelector("textarea").addEventListener("change", function () {
       var grade = form.getAttribute("data-grade");
       if (grade) save(form, grade);
-      else form.querySelector(".saved").textContent = "先點一個品第，評語隨之存下。";
+      else form.querySelector(".saved").textContent = S.pickFirst;
     });
   });
 
@@ -86,7 +91,7 @@
   if (publish) {
     publish.addEventListener("click", function () {
       var missing = document.querySelectorAll("form.verdict:not([data-grade])").length;
-      if (missing && !window.confirm("還有 " + missing + " 首未定品，仍要公佈嗎？")) return;
+      if (missing && !window.confirm(fill(S.confirmPublish, { missing: missing }))) return;
       publish.disabled = true;
       send("POST", base + "/publish", {})
         .then(function () { window.location.reload(); })
@@ -120,7 +125,7 @@
         if (!typing) { window.location.reload(); return; }
         var note = document.getElementById("live-note");
         note.hidden = false;
-        note.textContent = "有人交卷或重開了，存好評語後請重新整理。";
+        note.textContent = S.changed;
       });
     });
   }
