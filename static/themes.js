@@ -325,13 +325,14 @@
       submit();
     });
     document.addEventListener("theme:start", function (event) {
-      var d = event.detail;
-      started.textContent = "題「" + d.title + "」" + (d.rhyme ? "，押" + d.rhyme + "（" + d.feet.join("") + "）" : "") +
-        "。到平仄檢查頁起稿 →";
+      var d = event.detail, s = strings();
+      var label = fmt(s.startTitle, { title: d.title }) +
+        (d.rhyme ? fmt(s.startRhyme, { rhyme: d.rhyme, feet: (d.feet || []).join("") }) : "") + s.toCheck;
+      started.textContent = label;
       var link = document.querySelector('.site-nav a[href$="/check"]');
       if (link) {
         started.textContent = "";
-        var a = el("a", null, "題「" + d.title + "」" + (d.rhyme ? "，押" + d.rhyme + "（" + d.feet.join("") + "）" : "") + "：到平仄檢查頁起稿 →");
+        var a = el("a", null, label);
         a.href = link.getAttribute("href");
         started.appendChild(a);
       }
