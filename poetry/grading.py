@@ -13,8 +13,11 @@ Each criterion below is a score in [0, 1] with a short Chinese explanation:
 
 The learned scores are calibrated probabilities: each criterion is a logistic model fitted by
 scripts/build_grading.py on corpus poems against the degraded copies that criterion should notice
-(lines shuffled across poems, characters replaced keeping the tones, titles swapped), and one combined
-logistic model over all features gives ``Grade.score``. 唐詩三百首 is held out of all of it.
+(lines shuffled across poems, characters replaced keeping the tones, titles swapped). One combined
+model over the log of the criteria gives ``Grade.score``: small boosted trees, each criterion's effect
+constrained to be monotone (a better criterion never lowers the score), so that one clearly failed
+criterion (a garbled line, a jumble, a borrowed title) can sink the poem whatever the others say.
+唐詩三百首 is held out of all of it.
 
 Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:
   荒牌  score < 荒牌 threshold, or 貫理 < coherence floor: the poem does not hold together;
@@ -406,6 +409,33 @@ def _logistic(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
 
 
+def _trees(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
+    """A boosted-trees model stored as JSON: sigmoid(baseline + the sum of each tree's leaf value).
+
+    Each tree is a list of nodes [feature index, threshold, left, right, value]; a node whose left
+    child is -1 is a leaf; a value at or below the threshold goes left (as scikit-learn's
+    HistGradientBoostingClassifier, which scripts/build_grading.py fits and exports).
+
+    >>> spec = {"features": ["a"], "baseline": 0.0, "trees": [[[0, 0.5, 1, 2, 0.0], [-1, 0, -1, -1, -1.0],
+    ...                                                       [-1, 0, -1, -1, 1.0]]]}
+    >>> _trees(spec, {"a": 0.9}) > 0.5 > _trees(spec, {"a": 0.1})
+    True
+    """
+    x = [feats[name] for name in spec["features"]]
+    z = spec["baseline"]
+    for tree in spec["trees"]:
+        node = tree[0]
+        while node[2] >= 0:
+            node = tree[node[2] if x[node[0]] <= node[1] else node[3]]
+        z += node[4]
+    return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+def combined_score(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
+    """The combined model's probability: boosted trees when the model file has them, else logistic."""
+    return _trees(spec, feats) if "trees" in spec else _logistic(spec, feats)
+
+
 def parallel_score(a: str, b: str) -> float:
     """Probability that two lines form a parallel couplet (對仗), calibrated on Tang 律詩.
 
@@ -729,7 +759,7 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     """
     lines, title, criteria, form_name = measure_poem(text, title, hand)
     spec = _model()["combined"]
-    score = round(_logistic(spec, combined_features(criteria, spec.get("neutral"), title_information(title))), 3)
+    score = round(combined_score(spec, combined_features(criteria, spec.get("neutral"), title_information(title))), 3)
     grade, reasons = suggest_grade(score, criteria, thresholds)
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines))
 

@@ -236,3 +236,30 @@ def test_rank_round_no_winner_when_all_lose():
     assert r["winners"] == [] and len(r["losers"]) == 4
     assert all(x["drink"].startswith("唱曲一支") for x in r["losers"])
     assert rank_round(seats(None, None, None, None))["summary"] == "詩伯尚未評品。"
+
+
+def test_grading_doctests_hold():
+    import doctest
+
+    import poetry.grading
+
+    result = doctest.testmod(poetry.grading)
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("name", ["一氣呵成", "貫理", "貼題", "平仄和暢"])
+def test_combined_score_never_falls_when_a_criterion_improves(name):
+    # the combiner's trees are monotone: starting from 《登高》's own criteria, raising one criterion
+    # from a clear failure to a clear pass can only raise the score, and the failure alone sinks it
+    from poetry.grading import _model, combined_features, combined_score, measure_poem
+
+    _, title, criteria, _ = measure_poem(DENGGAO, "登高")
+    spec = _model()["combined"]
+    scores = []
+    for value in (0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 1.0):
+        changed = {**criteria, name: {**criteria[name], "score": value}}
+        scores.append(combined_score(spec, combined_features(changed, spec.get("neutral"), 5.0)))
+    assert scores == sorted(scores)
+    assert scores[0] < scores[-1]
+    if name != "平仄和暢":  # tone faults alone leave a fine poem 下品 or better, by the rules' 下品
+        assert scores[0] < DEFAULT_THRESHOLDS["中品"] < scores[-1]
