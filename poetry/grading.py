@@ -176,7 +176,8 @@ def warm_up() -> None:
 # --- features ----------------------------------------------------------------------------------
 
 CRITERION_FEATURES = {
-    "fluency": ["lm_mean", "lm_min", "lm_low_share", "lm_gain", "lm_gain_min", "lm_loss_share", "lm_orphan", "lm_fit", "lm_fit_min"],
+    "fluency": ["lm_mean", "lm_min", "lm_low_share", "lm_gain", "lm_gain_min", "lm_loss_share", "lm_orphan", "lm_fit", "lm_fit_min",
+                "lm_fit_bad", "lm_fit_q10", "char_topic", "char_topic_low", "char_topic_q10"],
     "coherence": ["coh_adj", "coh_min", "coh_loo", "rhyme_share"],
     "ends": ["coh_first_last", "coh_ends_rest"],
     "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max"],
@@ -344,6 +345,30 @@ def _doubled(line: str, k: int) -> bool:
     return (k > 0 and line[k - 1] == line[k]) or (k + 1 < len(line) and line[k + 1] == line[k])
 
 
+def _char_topic_fit(lines: list[str]) -> dict[str, float]:
+    """How well each character belongs to the rest of the poem: cosine of its topic vector with the
+    IDF-weighted vector of all the other characters (mean, share below 0, lowest tenth).
+
+    A character swapped in at random (a frequent one of the same tone) fits the poem's theme worse
+    than the one the poet chose, even where the n-gram model has no view on it.
+
+    >>> real = _char_topic_fit(["白日依山盡", "黃河入海流"])["char_topic"]
+    >>> real > _char_topic_fit(["白日依錢盡", "黃河入酒流"])["char_topic"]
+    True
+    """
+    vec = _vectors()
+    ids = [vec.index[ch] for line in lines for ch in line if ch in vec.index]
+    if len(ids) < 2:
+        return {"char_topic": 0.0, "char_topic_low": 0.0, "char_topic_q10": 0.0}
+    topic = vec.topic[ids]
+    weighted = topic * vec.idf[ids][:, None]
+    others = weighted.sum(0)[None, :] - weighted
+    others /= np.linalg.norm(others, axis=1, keepdims=True) + 1e-9
+    cos = (topic * others).sum(1)
+    return {"char_topic": float(cos.mean()), "char_topic_low": float((cos < 0).mean()),
+            "char_topic_q10": float(np.quantile(cos, 0.1))}
+
+
 def features(lines: list[str], title: str | None) -> dict[str, float]:
     """All raw features of a poem (lines of Han characters, traditional), the input of every model."""
     from poetry.lm import context_fit, load_lm
@@ -370,6 +395,9 @@ def features(lines: list[str], title: str | None) -> dict[str, float]:
     f["lm_orphan"] = sum(x < 0 for x in flat) / max(len(flat), 1)
     f["lm_fit"] = float(np.mean(flat))
     f["lm_fit_min"] = float(min(np.mean(fit) for fit in fits))
+    f["lm_fit_bad"] = sum(x < -0.5 for x in flat) / max(len(flat), 1)  # clearly out of place on both sides
+    f["lm_fit_q10"] = float(np.quantile(flat, 0.1))
+    f.update(_char_topic_fit(lines))
     vecs = [_text_vector(line) for line in lines]
     whole = _unit(np.sum(vecs, axis=0))
     if len(lines) >= 2:
