@@ -9,7 +9,8 @@ Each criterion below is a score in [0, 1] with a short Chinese explanation:
   貼題               the body fits the title (topic vectors + TF-IDF over jieba words);
   貫理 / 首尾貫通     line-to-line and first-to-last coherence (topic vectors, rhyme);
   聯句切當           in a 律詩 the 頷聯 and 頸聯 are parallel (couplets.py), else the couplets hold together;
-  一氣呵成 / 語句清新 fluency under the character trigram LM (lm.py), and how much is stock phrase.
+  一氣呵成 / 語句清新 fluency under the character trigram LMs (lm.py, both directions) and how well each
+                     character fits the rest of the poem (topic vectors); how much is stock phrase.
 
 The learned scores are calibrated probabilities: each criterion is a logistic model fitted by
 scripts/build_grading.py on corpus poems against the degraded copies that criterion should notice
