@@ -33,7 +33,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "shipai.sqlite3"),
-        DATA_DIR=None,  # None: the repository's data/
         MAX_CONTENT_LENGTH=1 * 1024 * 1024,
         JSON_AS_ASCII=False,
     )

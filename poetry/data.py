@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-#: The repository's data/ folder; FLASK_DATA_DIR / POETRY_DATA_DIR or an argument may point elsewhere.
+#: The repository's data/ folder; the POETRY_DATA_DIR environment variable or an argument may point elsewhere.
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 
