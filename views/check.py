@@ -24,7 +24,7 @@ MAX_HAND = 600
 RHYME_BOOKS = ("pingshui", "xinyun", "tongyun")
 #: The round's composition rule: rhyme feet from the hand, or 集字 (every character from the hand).
 RULES = ("rhyme", "jizi")
-FIELDS = frozenset({"text", "rhyme_book", "hand", "rule"})
+FIELDS = ("text", "rhyme_book", "hand", "rule")
 #: Control characters a pasted poem may carry harmlessly (they count as line breaks or spaces).
 ALLOWED_CONTROLS = frozenset("\t\n\r")
 
@@ -100,14 +100,20 @@ def _unique(chars) -> list[str]:
     return list(dict.fromkeys(chars))
 
 
-def _parse_request() -> tuple[str, str, str | None, str | None]:
-    """The request's (text, rhyme_book, hand, rule), or BadRequest with a message a poet can act on."""
+def json_object(fields: tuple[str, ...], example: str) -> dict:
+    """The request body as a JSON object with only the given fields, or BadRequest naming what is wrong."""
     payload = request.get_json(silent=True)
     if not isinstance(payload, dict):
-        raise BadRequest('請以 JSON 物件送出，例如 {"text": "床前明月光……"}。')
-    unknown = sorted(set(payload) - FIELDS)
+        raise BadRequest(f"請以 JSON 物件送出，例如 {example}。")
+    unknown = sorted(set(payload) - set(fields))
     if unknown:
-        raise BadRequest(f"不認得的欄位：{'、'.join(unknown)[:100]}（只收 text、rhyme_book、hand、rule）。")
+        raise BadRequest(f"不認得的欄位：{'、'.join(unknown)[:100]}（只收 {'、'.join(fields)}）。")
+    return payload
+
+
+def _parse_request() -> tuple[str, str, str | None, str | None]:
+    """The request's (text, rhyme_book, hand, rule), or BadRequest with a message a poet can act on."""
+    payload = json_object(FIELDS, '{"text": "床前明月光……"}')
 
     text = payload.get("text")
     if not isinstance(text, str):

@@ -8,13 +8,13 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from poetry.errors import PoetryError
-from views.check import BadRequest, refuse_controls
+from views.check import BadRequest, json_object, refuse_controls
 
 bp = Blueprint("judge", __name__)
 
 MAX_TEXT = 2000
 MAX_TITLE = 100
-GRADE_FIELDS = frozenset({"title", "text", "thresholds", "hand"})
+GRADE_FIELDS = ("title", "text", "thresholds", "hand")
 
 
 def _bad(message: str, status: int = 400):
@@ -22,12 +22,7 @@ def _bad(message: str, status: int = 400):
 
 
 def _parse_grade_request() -> tuple[str, str | None, dict | None, str | None]:
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        raise BadRequest('請以 JSON 物件送出，例如 {"title": "春望", "text": "國破山河在……"}。')
-    unknown = sorted(set(payload) - GRADE_FIELDS)
-    if unknown:
-        raise BadRequest(f"不認得的欄位：{'、'.join(map(str, unknown))[:100]}（只收 title、text、thresholds、hand）。")
+    payload = json_object(GRADE_FIELDS, '{"title": "春望", "text": "國破山河在……"}')
     text = payload.get("text")
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("「text」須是一段文字（字串），放入要評的詩。")
