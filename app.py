@@ -56,7 +56,23 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     _register_error_handlers(app)
     pages.register_script_switch(app)
+    app.config.setdefault("WARM_UP", not app.testing)
+    if app.config["WARM_UP"]:
+        warm_up()
     return app
+
+
+def warm_up() -> None:
+    """Load the theme and grading models (~1.5 s, once per process) before serving, so no player waits.
+
+    Done here, in the thread that builds the app, not in a background thread: numpy's loader and
+    werkzeug's rule compiler both parse Python ASTs, and CPython 3.11 fails ("AST constructor
+    recursion depth mismatch") when two threads do that at once (see poetry.data.load_arrays).
+    """
+    from poetry import grading, themes
+
+    themes.warm_up()
+    grading.warm_up()
 
 
 class _EncodableJSONProvider(DefaultJSONProvider):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -45,3 +46,22 @@ def load_json(name: str, directory: str | None = None) -> Any:
     """Parse a JSON data file once; callers must treat the result as read-only."""
     with open(data_path(name, directory), encoding="utf-8") as fh:
         return json.load(fh)
+
+
+#: numpy reads every .npy header with ast.literal_eval, and CPython 3.11 keeps the AST converter's
+#: recursion counter per interpreter, not per thread: two threads parsing at once can fail with
+#: "SystemError: AST constructor recursion depth mismatch" (CPython gh-106905). Array files are read
+#: under this lock, and the app loads its models before it serves (app.warm_up), not in a thread.
+_ARRAY_LOCK = threading.Lock()
+
+
+def load_arrays(name: str, directory: str | os.PathLike | None = None) -> dict[str, Any]:
+    """Every array of an .npz data file (or the one array of an .npy, under the key "array"), read in full."""
+    import numpy as np  # lazily: `import poetry` stays cheap
+
+    with _ARRAY_LOCK:
+        loaded = np.load(data_path(name, directory), allow_pickle=False)
+        if isinstance(loaded, np.ndarray):
+            return {"array": loaded}
+        with loaded:
+            return {key: loaded[key] for key in loaded.files}

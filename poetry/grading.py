@@ -43,7 +43,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from poetry.data import data_path
+from poetry.data import data_path, load_arrays
 from poetry.errors import MalformedPoemError, PoetryError
 
 GRADES = ("上品", "中品", "下品", "荒牌")
@@ -123,17 +123,17 @@ def _dense_title_body(npz, n_body: int) -> np.ndarray:
 
 @cache
 def _vectors() -> _Vectors:
-    with np.load(data_path("grading_vectors.npz"), allow_pickle=False) as npz:
-        chars = str(npz["chars"])
-        return _Vectors(
-            MappingProxyType({ch: i for i, ch in enumerate(chars)}),
-            npz["topic"].astype(np.float32),
-            npz["idf"].astype(np.float32),
-            npz["pair"].astype(np.float32),
-            npz["pair_class"].astype(np.int32),
-            MappingProxyType({ch: i for i, ch in enumerate(str(npz["title_chars"]))}),
-            _dense_title_body(npz, len(chars)),
-        )
+    npz = load_arrays("grading_vectors.npz")
+    chars = str(npz["chars"])
+    return _Vectors(
+        MappingProxyType({ch: i for i, ch in enumerate(chars)}),
+        npz["topic"].astype(np.float32),
+        npz["idf"].astype(np.float32),
+        npz["pair"].astype(np.float32),
+        npz["pair_class"].astype(np.int32),
+        MappingProxyType({ch: i for i, ch in enumerate(str(npz["title_chars"]))}),
+        _dense_title_body(npz, len(chars)),
+    )
 
 
 @cache

@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 
-from poetry.data import data_path
+from poetry.data import load_arrays
 
 BOS = "^"
 EOS = "$"
@@ -131,8 +131,7 @@ class CharLM:
 def load_lm(directory: str | None = None, reversed: bool = False) -> CharLM:
     """The trained model from data/lm_chars.npz (or the right-to-left one), loaded once."""
     name = LM_REVERSED_FILE if reversed else LM_FILE
-    with np.load(data_path(name, directory), allow_pickle=False) as npz:
-        return CharLM({name: npz[name] for name in npz.files})
+    return CharLM(load_arrays(name, directory))
 
 
 def context_fit(line: str, directory: str | None = None) -> tuple[float, ...]:

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
-from poetry.data import data_path, load_json
+from poetry.data import data_path, load_arrays, load_json
 from poetry.errors import MalformedPoemError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,7 +89,7 @@ def _load_vectors(directory: str | None) -> CharVectors:
 
     with open(data_path(VOCAB_FILE, directory), encoding="utf-8") as fh:
         vocab = tuple(line.rstrip("\n") for line in fh if line.strip())
-    matrix = np.load(data_path(VECTORS_FILE, directory)).astype(np.float32)
+    matrix = load_arrays(VECTORS_FILE, directory)["array"].astype(np.float32)
     if matrix.shape[0] != len(vocab):
         raise ValueError(f"{VECTORS_FILE} has {matrix.shape[0]} rows for {len(vocab)} characters")
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12  # float16 rounding
@@ -257,10 +257,6 @@ def _traditional_forms(chars: Sequence[str], vectors: CharVectors) -> tuple[str,
 # --- clustering ------------------------------------------------------------------------------------
 
 
-# scikit-learn's start-up imports these SciPy packages whole (scipy.stats alone is ~0.4 s of CPU) but
-# only ever calls them from estimators this module never uses (rankdata, chi2, gmean, trapezoid,
-# linear_sum_assignment, minimize, linprog): while sklearn.cluster is first imported they are stood in
-# for, and each loads for real on its first use.
 def _agglomerative() -> type:
     """scikit-learn's AgglomerativeClustering (the import costs about a second: done once, at warm-up)."""
     from sklearn.cluster import AgglomerativeClustering

@@ -14,6 +14,20 @@ def test_config_layers(tmp_path, monkeypatch):
     assert not create_app().testing
 
 
+def test_serving_app_loads_models_before_it_returns_without_threads(tmp_path):
+    """Warm-up runs in the factory's thread: a background loader raced werkzeug's AST use on CPython 3.11."""
+    import threading
+
+    from poetry import grading, themes
+
+    before = set(threading.enumerate())
+    app = create_app({"SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}"})
+    assert not app.testing and app.config["WARM_UP"]
+    assert set(threading.enumerate()) - before == set()
+    assert grading._model.cache_info().currsize == 1
+    assert themes._lexicon.cache_info().currsize >= 1 and "sklearn.cluster" in sys.modules
+
+
 def test_index_is_traditional_by_default(client):
     page = client.get("/").get_data(as_text=True)
     assert "詩牌" in page and "首頁" in page
@@ -48,3 +62,15 @@ def test_checker_loads_no_numerics():
         "heavy = {'numpy', 'sklearn', 'jieba', 'flask'} & set(sys.modules); assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_load_arrays_reads_npy_and_npz_whole(tmp_path):
+    import numpy as np
+
+    from poetry.data import load_arrays
+
+    np.save(tmp_path / "one.npy", np.arange(6, dtype=np.float16).reshape(2, 3))
+    np.savez(tmp_path / "two.npz", a=np.array([1, 2]), s=np.array("山水"))
+    assert load_arrays("one.npy", tmp_path)["array"].shape == (2, 3)
+    two = load_arrays("two.npz", tmp_path)
+    assert sorted(two) == ["a", "s"] and two["a"].tolist() == [1, 2] and str(two["s"]) == "山水"

@@ -210,13 +210,3 @@ def history_page():
                 seats.append(seat)
     return render_template("judge_history.html", rounds=round_history(store, seats))
 
-
-def init_app(app) -> None:
-    """Load the grading models in the background when serving (not in tests), so no request waits ~1 s."""
-    if app.config.get("TESTING"):
-        return
-    import threading
-
-    from poetry.grading import warm_up
-
-    threading.Thread(target=warm_up, name="grading-warm-up", daemon=True).start()

@@ -6,26 +6,17 @@ The view validates the request and makes one call, suggest_themes(); the themes 
 
 from __future__ import annotations
 
-import threading
-
-from flask import Blueprint, Flask, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template, request
 
 from poetry.errors import PoetryError
 from poetry.text import to_simplified
 from poetry.tiles import load_tile_set
-from poetry.themes import MAX_CHARS, suggest_themes, themes_to_json, warm_up
+from poetry.themes import MAX_CHARS, suggest_themes, themes_to_json
 
 bp = Blueprint("themes", __name__)
 
 #: Longest raw "chars" string or list the API reads (separators included); the Chinese limit is MAX_CHARS.
 MAX_RAW = 8 * MAX_CHARS
-
-
-def init_app(app: Flask) -> None:
-    """Warm the themes model in the background (THEMES_WARM_UP, off under TESTING) so no player waits."""
-    app.config.setdefault("THEMES_WARM_UP", not app.testing)
-    if app.config["THEMES_WARM_UP"]:
-        threading.Thread(target=warm_up, name="themes-warm-up", daemon=True).start()
 
 
 @bp.get("/themes")
