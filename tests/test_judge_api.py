@@ -182,3 +182,39 @@ def test_markup_in_a_poem_is_escaped_on_the_dashboard(judged):
     client.get(f"/r/{code}/k/{tokens[1]}")
     html = client.get(f"/r/{code}/judge").get_data(as_text=True)
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
+
+
+def test_simplified_reader_sees_poems_names_and_comments_as_typed(judged):
+    """简体 converts the page's own words; what people typed (poems, names, comments) stays as written."""
+    client, code, tokens = judged
+    host = bearer(tokens[1])
+    for seat in (1, 2, 3, 4):
+        client.post(f"/api/rounds/{code}/grades", headers=host,
+                    json={"seat": seat, "grade": "中品", "comment": "頸聯對仗工穩" if seat == 2 else ""})
+    client.get(f"/r/{code}/k/{tokens[1]}")
+    client.get("/script/hans")
+    html = client.get(f"/r/{code}/judge").get_data(as_text=True)
+    assert "评品" in html and "評品" not in html  # the chrome is simplified
+    assert '<span class="glyph">國</span>' in html and '<span class="glyph">国</span>' not in html  # the poem is not
+    assert "頸聯對仗工穩</textarea>" in html  # a comment saved back would not change script
+    assert "魯直" in html and "秋日雅集" in html
+    assert "\ue000" not in html and "\ue001" not in html
+    assert client.post(f"/api/rounds/{code}/publish", headers=host).status_code == 200
+    results = client.get(f"/r/{code}/results").get_data(as_text=True)
+    assert "成绩单" in results and "國破山河在" in results and "诗伯评：頸聯對仗工穩" in results
+    assert "\ue000" not in results
+
+
+def test_typed_text_cannot_smuggle_the_markers(judged):
+    from poetry.store import submissions
+
+    client, code, tokens = judged
+    store = client.application.extensions["poetry_store"]
+    round_id = store.authenticate(code, tokens[1]).round_id
+    with store.engine.begin() as conn:
+        conn.execute(submissions.update().where(submissions.c.round_id == round_id, submissions.c.seat == 2)
+                     .values(title="\ue001<b>春望\ue000"))
+    client.get(f"/r/{code}/k/{tokens[1]}")
+    client.get("/script/hans")
+    html = client.get(f"/r/{code}/judge").get_data(as_text=True)
+    assert "&lt;b&gt;春望" in html and "\ue000" not in html and "\ue001" not in html

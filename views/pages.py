@@ -6,6 +6,7 @@ import json
 import re
 
 from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
 
 from poetry.text import to_simplified
 
@@ -43,6 +44,21 @@ def register_script_switch(app: Flask) -> None:
             "has_endpoint": lambda name: name in current_app.view_functions,
         }
 
+    @app.template_filter("typed")
+    def typed(value) -> Markup:
+        """User text (names, titles, poems, comments, tiles) as typed: never converted to 简体.
+
+        The 简体 reader's chrome is converted; a poem written in 繁體 stays the poet's own, as on the round
+        page, and a comment in a textarea is saved back unchanged.
+        """
+        if isinstance(value, Markup):  # already escaped, e.g. by the join filter
+            text = Markup(str.translate(value, _NO_MARKS))
+        else:
+            text = escape("" if value is None else str(value).translate(_NO_MARKS))
+        if request.cookies.get(SCRIPT_COOKIE) != "hans":
+            return text
+        return Markup(f"{_TYPED_OPEN}{text}{_TYPED_CLOSE}")
+
     @app.after_request
     def convert_script(response: Response) -> Response:
         if request.cookies.get(SCRIPT_COOKIE) != "hans" or response.direct_passthrough:
@@ -61,16 +77,28 @@ def register_script_switch(app: Flask) -> None:
         return response
 
 
-#: A data block the scripts read as the server gave it (tiles, names, poems as typed), like the JSON API:
-#: ``<script type="application/json" data-verbatim>…</script>`` is left out of the 简体 conversion.
-_VERBATIM = re.compile(r'(<script type="application/json"[^>]*\bdata-verbatim\b[^>]*>.*?</script>)', re.S)
+#: Left out of the 简体 conversion: a data block the scripts read as the server gave it (tiles, names, poems
+#: as typed, like the JSON API), ``<script type="application/json" data-verbatim>…</script>``, and text the
+#: ``typed`` filter wrapped in two private-use marks (removed on the way out; stripped from user text first).
+_TYPED_OPEN, _TYPED_CLOSE = "\ue000", "\ue001"
+_NO_MARKS = {ord(_TYPED_OPEN): None, ord(_TYPED_CLOSE): None}
+_VERBATIM = re.compile(
+    r'(<script type="application/json"[^>]*\bdata-verbatim\b[^>]*>.*?</script>)|\ue000(.*?)\ue001', re.S
+)
 
 
 def simplify_html(html: str) -> str:
-    """The page in simplified characters, except its verbatim data blocks.
+    """The page in simplified characters, except its verbatim data blocks and typed text.
 
     >>> simplify_html('<p>詩牌</p><script type="application/json" data-verbatim>{"char": "車"}</script>')
     '<p>诗牌</p><script type="application/json" data-verbatim>{"char": "車"}</script>'
+    >>> simplify_html('<p>詩題：\ue000春風\ue001</p>')
+    '<p>诗题：春風</p>'
     """
-    parts = _VERBATIM.split(html)
-    return "".join(part if index % 2 else to_simplified(part) for index, part in enumerate(parts))
+    out, end = [], 0
+    for match in _VERBATIM.finditer(html):
+        out.append(to_simplified(html[end:match.start()]))
+        out.append(match.group(1) if match.group(1) is not None else match.group(2))
+        end = match.end()
+    out.append(to_simplified(html[end:]))
+    return "".join(out)
