@@ -170,7 +170,8 @@ def test_history_lists_rounds_of_this_device(judged):
     assert "秋日雅集" in html and code in html
 
 
-def test_markup_in_a_poem_is_escaped_on_the_dashboard(judged):
+def _retitle_seat_2(judged, title):
+    """Store another title for seat 2's poem, as a hostile or careless player could have typed it."""
     from poetry.store import submissions
 
     client, code, tokens = judged
@@ -178,8 +179,13 @@ def test_markup_in_a_poem_is_escaped_on_the_dashboard(judged):
     round_id = store.authenticate(code, tokens[1]).round_id
     with store.engine.begin() as conn:
         conn.execute(submissions.update().where(submissions.c.round_id == round_id, submissions.c.seat == 2)
-                     .values(title="<script>alert(1)</script>春望"))
+                     .values(title=title))
     client.get(f"/r/{code}/k/{tokens[1]}")
+    return client, code
+
+
+def test_markup_in_a_poem_is_escaped_on_the_dashboard(judged):
+    client, code = _retitle_seat_2(judged, "<script>alert(1)</script>春望")
     html = client.get(f"/r/{code}/judge").get_data(as_text=True)
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
 
@@ -206,15 +212,7 @@ def test_simplified_reader_sees_poems_names_and_comments_as_typed(judged):
 
 
 def test_typed_text_cannot_smuggle_the_markers(judged):
-    from poetry.store import submissions
-
-    client, code, tokens = judged
-    store = client.application.extensions["poetry_store"]
-    round_id = store.authenticate(code, tokens[1]).round_id
-    with store.engine.begin() as conn:
-        conn.execute(submissions.update().where(submissions.c.round_id == round_id, submissions.c.seat == 2)
-                     .values(title="\ue001<b>春望\ue000"))
-    client.get(f"/r/{code}/k/{tokens[1]}")
+    client, code = _retitle_seat_2(judged, "\ue001<b>春望\ue000")
     client.get("/script/hans")
     html = client.get(f"/r/{code}/judge").get_data(as_text=True)
     assert "&lt;b&gt;春望" in html and "\ue000" not in html and "\ue001" not in html
