@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs, then run it: `bash scripts/test.sh [pytest args]`.
+# Install everything the test suite needs, then run it: `bash scripts/test.sh` (the whole suite, then the
+# store on PostgreSQL) or `bash scripts/test.sh [pytest args]` (just that part, on SQLite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -7,6 +8,8 @@ cd "$(dirname "$0")/.."
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
+# The store is tested on PostgreSQL too (scripts/test_postgres.sh starts a throwaway server).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
@@ -15,4 +18,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
-exec python3 -m pytest "$@"
+if [ $# -gt 0 ]; then  # a chosen part of the suite
+  exec python3 -m pytest "$@"
+fi
+python3 -m pytest
+exec bash scripts/test_postgres.sh -q
