@@ -128,6 +128,14 @@ def test_grading_ranks_names_losers_and_publishes(judged):
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert "成績單" in html and "荒牌加倍" in html and "好" in html and "魯直" in html
+    # the 品第圖: each name on its grade's rung, longer rungs for higher grades
+    import re
+    rungs = dict(re.findall(r'<div class="rung" data-grade="(\S*)">(.*?)</div>', html, re.S))
+    assert list(rungs) == ["上品", "中品", "下品", "荒牌"]
+    names = {grade: re.findall(r'class="rung-name">(.*?)<', body) for grade, body in rungs.items()}
+    assert names == {"上品": ["東坡", "子由"], "中品": ["魯直"], "下品": [], "荒牌": ["少游"]}
+    widths = [int(re.search(r"min-width: (\d+)%", rungs[g]).group(1)) for g in ("上品", "中品", "下品", "荒牌")]
+    assert widths == sorted(widths, reverse=True) and len(set(widths)) == 4
 
 
 @pytest.mark.parametrize("body,status", [
