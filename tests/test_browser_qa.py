@@ -19,7 +19,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 T2S = OpenCC("t2s")
 #: User data and game pieces, shown as given (names, poems, tiles); the themes panel is the themes area's.
-AS_GIVEN = "script,style,textarea,input,.tile,.seat-name,.count-text,.poem-text,.poet,.comment,summary,.themes-panel"
+AS_GIVEN = "script,style,textarea,input,.as-typed,.tile,.seat-name,.count-text,.poem-text,.poet,.comment,summary,.themes-panel"
 
 
 def api(base, method, path, body=None, token=None):
@@ -108,6 +108,8 @@ def test_round_page_simplified_phone_words_written_by_the_script(live_server, ne
     assert_page_sound(page, errors, "qa_round_dealt_hans_390")
     assert traditional_left(page) == []
     assert "张" in page.locator("#hand-count").inner_text()
+    # the round's title and penalty rule are the 詩伯's words, shown as typed
+    assert page.locator("h1").inner_text() == "秋夜對月" and "荒牌者罰酒三杯" in page.locator(".penalty").inner_text()
     tile = page.locator("#hand .tile").first
     assert tile.get_attribute("title").endswith("画")
     # Sorted by rhyme group, the group labels are in 简体 too (上平一东), and so are the tiles' tooltips.
