@@ -26,7 +26,30 @@
       });
   }
 
+  function renderLadder(ranking) {
+    document.querySelectorAll("#grade-ladder .rung").forEach(function (rung) {
+      var grade = rung.getAttribute("data-grade");
+      var fill = rung.querySelector(".rung-fill");
+      var here = ranking.ranking.filter(function (r) { return (r.grade || "") === grade; });
+      fill.textContent = "";
+      here.forEach(function (r) {
+        var name = document.createElement("span");
+        name.className = "rung-name";
+        name.textContent = r.name;
+        fill.appendChild(name);
+      });
+      if (!here.length && grade) {
+        var empty = document.createElement("span");
+        empty.className = "rung-empty";
+        empty.textContent = S.noneOnRung;
+        fill.appendChild(empty);
+      }
+      if (!grade) rung.hidden = !here.length;
+    });
+  }
+
   function renderStanding(ranking) {
+    renderLadder(ranking);
     document.getElementById("standing-summary").textContent = ranking.summary;
     var list = document.getElementById("standing-list");
     list.textContent = "";

@@ -40,6 +40,7 @@ def test_judge_grades_and_publishes(served_round, new_page):
     assert judge.locator("#seat-1 .criteria .bar > span").count() >= 7
     assert judge.locator("#seat-3 .suggestion .pin").inner_text() in ("下品", "荒牌")
     screenshot(judge, "judge-dashboard")
+    assert judge.locator("#grade-ladder .rung[data-grade=''] .rung-name").count() == 4  # all 未評 at first
 
     for seat, grade in ((1, "上品"), (2, "中品"), (3, "荒牌"), (4, "上品")):
         if seat == 4:
@@ -50,6 +51,13 @@ def test_judge_grades_and_publishes(served_round, new_page):
     summary = judge.locator("#standing-summary").inner_text()
     assert "東坡" in summary and "魯直" in summary and "少游" in summary and "荒牌加倍" in summary
     screenshot(judge, "judge-dashboard-graded")
+    # the 品第圖 follows each click: every graded name sits on its 品's rung
+    ladder = judge.eval_on_selector_all(
+        "#grade-ladder .rung:not([hidden])",
+        "rungs => rungs.map(r => [r.dataset.grade, [...r.querySelectorAll('.rung-name')].map(n => n.textContent)])")
+    placed = {name: grade for grade, names in ladder for name in names}
+    assert placed == {"東坡": "上品", "子由": "中品", "少游": "荒牌", "魯直": "上品"}
+    assert not judge.locator("#grade-ladder .rung[data-grade='']").is_visible()  # nobody left 未評
 
     judge.click("#publish-button")
     judge.wait_for_selector("a.button[href$='/results']")
@@ -62,7 +70,7 @@ def test_judge_grades_and_publishes(served_round, new_page):
     assert "成績單" in text and "沉鬱頓挫" in text and "荒牌加倍" in text
     screenshot(judge, "judge-results")
     # the 品第圖 draws higher grades as longer rungs
-    widths = judge.eval_on_selector_all(".rung-fill", "els => els.map(e => e.getBoundingClientRect().width)")
+    widths = judge.eval_on_selector_all(".rung:not([hidden]) .rung-fill", "els => els.map(e => e.getBoundingClientRect().width)")
     assert len(widths) == 4 and widths == sorted(widths, reverse=True)
     judge.set_viewport_size({"width": 390, "height": 844})
     assert judge.evaluate("document.documentElement.scrollWidth") <= 392
