@@ -17,14 +17,14 @@ if [ "$(id -u)" -eq 0 ]; then  # the server refuses to run as root
   run=(runuser -u postgres --)
 fi
 port=$((20000 + RANDOM % 20000))
+pg() { (cd "$dir" && "${run[@]}" "$@"); }  # from a directory the server's user may enter
 cleanup() {
-  "${run[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+  pg "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$dir"
 }
 trap cleanup EXIT
-"${run[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 >/dev/null
-"${run[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-  -o "-p $port -k $dir -c listen_addresses=''" start >/dev/null
+pg "$bin/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 >/dev/null
+pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $port -k $dir -c listen_addresses=''" start >/dev/null
 "$bin/psql" -q -h "$dir" -p "$port" -U postgres -c "CREATE DATABASE shipai_test" >/dev/null
 
 echo "PostgreSQL $version on $dir:$port: tests/test_store.py tests/test_rounds_api.py"
