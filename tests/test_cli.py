@@ -116,3 +116,33 @@ def test_check_jsonl_refuses_an_overlong_poem_like_the_single_check(monkeypatch,
     code, out, _ = run(["check", "--format", "jsonl"], batch, monkeypatch, capsys)
     row = json.loads(out)
     assert code == 0 and row["id"] == "long" and "2000" in row["error"].replace(",", "")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_counts_on_a_terminal_and_stays_silent_in_a_pipe():
+    ticks = iter(range(100))
+    shown = _Terminal()
+    progress = cli.Progress(3, "已評", stream=shown, clock=lambda: next(ticks))
+    for _ in range(3):
+        progress.step()
+    progress.close()
+    lines = shown.getvalue().split("\r")
+    assert "已評 1／3 首（33%）" in lines[1] and "已評 3／3 首（100%），約 0 秒完成" in lines[-1]
+    assert shown.getvalue().endswith("\n")
+    piped = io.StringIO()
+    quiet = cli.Progress(3, "已評", stream=piped)
+    quiet.step()
+    quiet.close()
+    assert piped.getvalue() == ""
+
+
+def test_grade_jsonl_output_is_clean_when_stderr_is_not_a_terminal(monkeypatch, capsys):
+    lines = [json.dumps({"id": 1, "title": "靜夜思", "text": "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。"}), ""]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines)))
+    assert cli.main(["grade", "--format", "jsonl"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["id"] == 1 and captured.err == ""
