@@ -9,8 +9,9 @@ Each criterion below is a score in [0, 1] with a short Chinese explanation:
   貼題               the body fits the title (topic vectors + TF-IDF over jieba words);
   貫理 / 首尾貫通     line-to-line and first-to-last coherence (topic vectors, rhyme);
   聯句切當           in a 律詩 the 頷聯 and 頸聯 are parallel (couplets.py), else the couplets hold together;
-  一氣呵成 / 語句清新 fluency under the character trigram LMs (lm.py, both directions) and how well each
-                     character fits the rest of the poem (topic vectors); how much is stock phrase.
+  一氣呵成 / 語句清新 fluency under the character trigram LMs (lm.py, both directions), how well each
+                     character fits the rest of the poem (topic vectors) and a per-character detector
+                     of characters swapped in (``char_features``); how much is stock phrase.
 
 The learned scores are calibrated probabilities: each criterion is a logistic model fitted by
 scripts/build_grading.py on corpus poems against the degraded copies that criterion should notice
@@ -178,7 +179,7 @@ def warm_up() -> None:
 
 CRITERION_FEATURES = {
     "fluency": ["lm_mean", "lm_min", "lm_low_share", "lm_gain", "lm_gain_min", "lm_loss_share", "lm_orphan", "lm_fit", "lm_fit_min",
-                "lm_fit_bad", "lm_fit_q10", "char_topic", "char_topic_low", "char_topic_q10"],
+                "lm_fit_bad", "lm_fit_q10", "char_topic", "char_topic_low", "char_topic_q10", "det_llr"],
     "coherence": ["coh_adj", "coh_min", "coh_loo", "rhyme_share"],
     "ends": ["coh_first_last", "coh_ends_rest"],
     "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max"],
@@ -370,6 +371,94 @@ def _char_topic_fit(lines: list[str]) -> dict[str, float]:
             "char_topic_q10": float(np.quantile(cos, 0.1))}
 
 
+#: Per-character features of the replaced-character detector (``char_features``).
+CHAR_FEATURES = ("lp_fwd", "lp_bwd", "unigram", "fit_max", "fit_min", "topic", "topic_sq", "orphan", "nb_fit_min")
+
+
+def char_features(lines: list[str]) -> np.ndarray:
+    """One row of CHAR_FEATURES per character of the poem (line by line).
+
+    lp_fwd / lp_bwd: log10 P of the character given the two before it / the two after it (trigram LMs);
+    unigram: its context-free log10 P; fit_max / fit_min: the better / worse side's gain over the
+    unigram (how much the context calls for it); topic: cosine of its topic vector with the rest of
+    the poem (0 for a character without one); orphan: neither side calls for it (fit_max < 0);
+    nb_fit_min: the lower fit_min of its neighbours in the line (a swapped character also spoils the
+    prediction of the characters next to it).
+
+    >>> char_features(["白日依山盡", "黃河入海流"]).shape
+    (10, 9)
+    """
+    from poetry.lm import load_lm
+
+    fwd, bwd = load_lm(), load_lm(reversed=True)
+    vec = _vectors()
+    rows = []
+    for line in lines:
+        a, b = fwd.score_line(line), bwd.score_line(line[::-1])
+        lf = np.array(a.logprobs[:-1])
+        lb = np.array(b.logprobs[:-1])[::-1]
+        uni = np.array(a.unigram[:-1])
+        gf, gb = lf - uni, lb - uni
+        fmin = np.minimum(gf, gb)
+        padded = np.concatenate(([np.inf], fmin, [np.inf]))
+        nb = np.minimum(padded[:-2], padded[2:])
+        nb = np.where(np.isfinite(nb), nb, fmin)
+        rows.append(np.stack([lf, lb, uni, np.maximum(gf, gb), fmin, np.zeros_like(lf), np.zeros_like(lf),
+                              (np.maximum(gf, gb) < 0).astype(float), nb], 1))
+    X = np.concatenate(rows) if rows else np.zeros((0, len(CHAR_FEATURES)))
+    ids = np.array([vec.index.get(ch, -1) for line in lines for ch in line])
+    known = ids >= 0
+    if known.sum() >= 2:
+        topic = vec.topic[ids[known]]
+        weighted = topic * vec.idf[ids[known]][:, None]
+        others = weighted.sum(0)[None, :] - weighted
+        others /= np.linalg.norm(others, axis=1, keepdims=True) + 1e-9
+        cos = (topic * others).sum(1)
+        X[known, 5] = cos
+        X[known, 6] = cos * cos
+    return X
+
+
+def char_suspicion(spec: Mapping[str, Any], X: np.ndarray) -> np.ndarray:
+    """Logit that each character was swapped in, from the detector's logistic model over CHAR_FEATURES."""
+    z = (X - np.asarray(spec["mean"])) / np.asarray(spec["scale"]) @ np.asarray(spec["coef"]) + spec["intercept"]
+    return np.clip(z, -30.0, 30.0)
+
+
+def detector_features(spec: Mapping[str, Any] | None, X: np.ndarray) -> dict[str, float]:
+    """Poem-level evidence of swapped characters from the per-character detector.
+
+    det_llr: minus the mean over the characters of log(1 − r + r·LR), LR the detector's likelihood
+    ratio of "swapped" against "the poet's" and r an assumed share of swapped characters: the
+    log-likelihood ratio, per character, of the poem as written against one with that share of its
+    characters swapped at random (high for a real poem). det_top: mean suspicion of the most suspicious quarter of the characters.
+    """
+    if spec is None or len(X) == 0:
+        return {"det_llr": 0.0, "det_top": 0.0}
+    z = char_suspicion(spec, X)
+    prior, r = spec["prior"], spec["rate"]
+    lr = np.exp(z) * (1 - prior) / prior
+    q = 1 / (1 + np.exp(-z))
+    k = max(1, len(q) // 4)
+    return {"det_llr": float(-np.log(1 - r + r * lr).mean()), "det_top": float(np.sort(q)[-k:].mean())}
+
+
+def suspicious_chars(lines: list[str], k: int = 3) -> list[tuple[str, str, float]]:
+    """The characters the detector most suspects of being out of place: (line, character, probability).
+
+    >>> [c for _, c, _ in suspicious_chars(["白日依山盡", "黃河入錢流"], k=1)]
+    ['錢']
+    """
+    spec = _model().get("char_detector")
+    X = char_features(lines)
+    if spec is None or len(X) == 0:
+        return []
+    q = 1 / (1 + np.exp(-char_suspicion(spec, X)))
+    where = [(line, ch) for line in lines for ch in line]
+    order = np.argsort(-q)[:k]
+    return [(where[i][0], where[i][1], float(q[i])) for i in order]
+
+
 def features(lines: list[str], title: str | None) -> dict[str, float]:
     """All raw features of a poem (lines of Han characters, traditional), the input of every model."""
     from poetry.lm import context_fit, load_lm
@@ -399,6 +488,7 @@ def features(lines: list[str], title: str | None) -> dict[str, float]:
     f["lm_fit_bad"] = sum(x < -0.5 for x in flat) / max(len(flat), 1)  # clearly out of place on both sides
     f["lm_fit_q10"] = float(np.quantile(flat, 0.1))
     f.update(_char_topic_fit(lines))
+    f.update(detector_features(_model().get("char_detector"), char_features(lines)))
     vecs = [_text_vector(line) for line in lines]
     whole = _unit(np.sum(vecs, axis=0))
     if len(lines) >= 2:
@@ -561,9 +651,11 @@ def _explain_fluency(p: float, lines: list[str], f: Mapping[str, float]) -> str:
     ppl = 10 ** (-f["lm_mean"])
     if band == "good":
         return f"字句順暢，讀來自然（困惑度 {ppl:.0f}）。"
+    odd = [f"「{ch}」（{line}）" for line, ch, q in suspicious_chars(lines, k=3) if q >= 0.5]
+    odd_note = f"；{'、'.join(odd)}字似與上下文不合" if odd else ""
     if band == "fair":
-        return f"大致通順，「{worst}」一句稍澀（困惑度 {ppl:.0f}）。"
-    return f"語句生硬，前人詩中少見這樣的字序，最澀是「{worst}」（困惑度 {ppl:.0f}）。"
+        return f"大致通順，「{worst}」一句稍澀（困惑度 {ppl:.0f}）{odd_note}。"
+    return f"語句生硬，前人詩中少見這樣的字序，最澀是「{worst}」（困惑度 {ppl:.0f}）{odd_note}。"
 
 
 def _explain_fresh(score: float, lines: list[str]) -> str:

@@ -468,6 +468,84 @@ def _fit_trees(pos: list[dict], neg: list[dict], names: list[str]) -> dict:
     return spec
 
 
+def _auc(spec: dict, pos: list[dict], neg: list[dict]) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    from poetry.grading import _logistic
+
+    return roc_auc_score([1] * len(pos) + [0] * len(neg), [_logistic(spec, f) for f in pos + neg])
+
+
+DETECTOR_RATE = 0.2  # share of swapped characters assumed by det_llr (the degradation swaps about 0.2)
+
+
+def _fit_char_logistic(rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> dict:
+    from sklearn.linear_model import LogisticRegression
+
+    from poetry.grading import CHAR_FEATURES
+
+    X = np.concatenate([r for r, _, _ in rows] + [c for _, c, _ in rows])
+    y = np.concatenate([np.zeros(len(r)) for r, _, _ in rows] + [m.astype(float) for _, _, m in rows])
+    mu, sd = X.mean(0), X.std(0) + 1e-9
+    clf = LogisticRegression(C=1.0, max_iter=2000).fit((X - mu) / sd, y)
+    return {"features": list(CHAR_FEATURES), "mean": mu.tolist(),
+            "scale": sd.tolist(), "coef": clf.coef_[0].tolist(), "intercept": float(clf.intercept_[0]),
+            "prior": float(y.mean()), "rate": DETECTOR_RATE, "characters": int(len(y))}
+
+
+def fit_detector(chars: list[tuple[np.ndarray, np.ndarray, np.ndarray]], feats: dict[str, list[dict]]) -> dict:
+    """The replaced-character detector: a logistic model over CHAR_FEATURES telling the characters swapped
+    into the corrupted copies of the calibration poems from the poets' own (in the real poems and the
+    untouched characters of the copies). Its poem-level features (det_llr, det_top) are filled into
+    ``feats`` cross-fitted (each half scored by the detector fitted on the other half), so that the
+    fluency calibrator does not learn from a detector that has seen the same poems; the returned
+    detector is fitted on all of them.
+    """
+    from sklearn.metrics import roc_auc_score
+
+    from poetry.grading import char_suspicion, detector_features
+
+    halves = [list(range(0, len(chars), 2)), list(range(1, len(chars), 2))]
+    for k, half in enumerate(halves):
+        spec = _fit_char_logistic([chars[i] for i in halves[1 - k]])
+        for i in half:
+            feats["real"][i].update(detector_features(spec, chars[i][0]))
+            feats["corrupted"][i].update(detector_features(spec, chars[i][1]))
+    spec = _fit_char_logistic(chars)
+    X = np.concatenate([c for _, c, _ in chars])
+    y = np.concatenate([m for _, _, m in chars])
+    log(f"char detector: {spec['characters']} characters, swapped AUC within corrupted copies "
+        f"{roc_auc_score(y, char_suspicion(spec, X)):.3f} (in-sample); coef "
+        + ", ".join(f"{n} {c:+.2f}" for n, c in zip(spec["features"], spec["coef"])))
+    pos = [f["det_llr"] for f in feats["real"]]
+    neg = [f["det_llr"] for f in feats["corrupted"]]
+    log(f"  det_llr alone (cross-fitted), real against corrupted: AUC {roc_auc_score([1] * len(pos) + [0] * len(neg), pos + neg):.4f}")
+    return spec
+
+
+def _dev_combiner(rows: dict[str, list[dict]]) -> None:
+    """Log the combiner's AUCs on a dev third of its poems when fitted on the other two thirds."""
+    from sklearn.metrics import roc_auc_score
+
+    from poetry.grading import COMBINED_CRITERIA, _trees
+
+    third = 2 * len(rows["real"]) // 3
+    fit = {k: v[:third] for k, v in rows.items()}
+    spec = _fit_trees(fit["real"] * 3, fit["shuffled"] + fit["corrupted"] + fit["off_topic"], list(COMBINED_CRITERIA))
+    real = [_trees(spec, f) for f in rows["real"][third:]]
+    cells = []
+    for kind in ("shuffled", "corrupted", "off_topic"):
+        neg = [_trees(spec, f) for f in rows[kind][third:]]
+        cells.append(f"{kind} {roc_auc_score([1] * len(real) + [0] * len(neg), real + neg):.4f}")
+    log("  combiner on the dev third: AUC " + ", ".join(cells))
+    import os
+    import pickle
+
+    if os.environ.get("GRADING_DUMP"):  # for experiments with the combiner (not used by the build)
+        with open(os.environ["GRADING_DUMP"], "wb") as fh:
+            pickle.dump(rows, fh)
+
+
 def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     """Fit the criteria calibrators on one half of the calibration split, the combiner on the other."""
     from poetry import grading
@@ -478,14 +556,19 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     freq = Counter(ch for i in train[:20000] for line in poems[i]["lines"] for ch in line)
     deg = Degrader(pool, freq)
     feats: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": []}
+    chars: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per poem: real rows, corrupted rows, swapped
     t0 = time.time()
     for n, p in enumerate(half_a):
         feats["real"].append(grading.features(p["lines"], p["title"]))
         feats["shuffled"].append(grading.features(deg.shuffled(p)["lines"], p["title"]))
-        feats["corrupted"].append(grading.features(deg.corrupted(p)["lines"], p["title"]))
+        bad = deg.corrupted(p)
+        feats["corrupted"].append(grading.features(bad["lines"], p["title"]))
         feats["off_topic"].append(grading.features(p["lines"], deg.off_topic(p)["title"]))
+        swapped = np.array([x != y for a, b in zip(p["lines"], bad["lines"]) for x, y in zip(a, b)])
+        chars.append((grading.char_features(p["lines"]), grading.char_features(bad["lines"]), swapped))
         if n % 1000 == 999:
             log(f"features {n + 1}/{len(half_a)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
+    detector = fit_detector(chars, feats)
     # parallel couplets: real 頷聯/頸聯 of calibration 律詩 against random line pairs
     rng = random.Random(SEED)
     lu_pos, lu_neg = [], []
@@ -514,8 +597,11 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
         cp_pos.append(grading.couplet_features(lines[k], lines[k + 1]))
         cp_neg.append(grading.couplet_features(lines[k], q["lines"][min(k % len(q["lines"]) | 1, len(q["lines"]) - 1)]))
 
-    model = {"criteria": {}, "generated": dt.date.today().isoformat()}
+    model = {"criteria": {}, "generated": dt.date.today().isoformat(), "char_detector": detector}
     C = grading.CRITERION_FEATURES
+    third = 2 * len(feats["real"]) // 3
+    dev = _fit(feats["real"][:third], feats["corrupted"][:third], C["fluency"])
+    log(f"  fluency calibrator, dev third of its poems: AUC {_auc(dev, feats['real'][third:], feats['corrupted'][third:]):.4f}")
     model["criteria"]["fluency"] = _fit(feats["real"], feats["corrupted"], C["fluency"])
     model["criteria"]["coherence"] = _fit(feats["real"], feats["shuffled"], C["coherence"])
     model["criteria"]["ends"] = _fit(feats["real"], feats["shuffled"], C["ends"])
@@ -551,6 +637,7 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
         vals = [c[name]["score"] for c in measured if c[name]["score"] is not None]
         neutral[name] = math.log(max(float(np.median(vals)), 1e-3)) if vals else math.log(0.5)
     rows = {k: [grading.combined_features(c, neutral, info) for c, info in v] for k, v in comb.items()}
+    _dev_combiner(rows)
     negatives = rows["shuffled"] + rows["corrupted"] + rows["off_topic"]
     model["combined"] = _fit_trees(rows["real"] * 3, negatives, list(grading.COMBINED_CRITERIA))
     model["combined"]["neutral"] = neutral

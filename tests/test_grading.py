@@ -96,6 +96,22 @@ def test_corrupted_poem_reads_less_fluently():
     assert lines != corrupt
 
 
+def test_detector_points_at_the_swapped_characters():
+    # 《登高》 with four characters swapped for frequent ones of the same tone (落木 → 綠石, 作 → 寄):
+    # the detector's most suspected characters include swapped ones, and the poem-level evidence falls
+    from poetry.grading import _model, char_features, detector_features, suspicious_chars
+
+    real = lines_of(DENGGAO)
+    bad = list(real)
+    bad[2], bad[4] = "無邊綠石蕭蕭下", "萬里悲秋常寄客"
+    swapped = {(bad[2], "綠"), (bad[2], "石"), (bad[4], "寄")}
+    top = {(line, ch) for line, ch, _ in suspicious_chars(bad, k=4)}
+    assert top & swapped
+    spec = _model()["char_detector"]
+    assert detector_features(spec, char_features(bad))["det_llr"] < detector_features(spec, char_features(real))["det_llr"]
+    assert char_features(real).shape == (56, len(spec["features"]))
+
+
 @pytest.mark.parametrize("text,title,wrong", [(SHANJU, "山居秋暝", "出塞"), (CHUNWANG, "春望", "送友人"),
                                               (DENGGAO, "登高", "閨怨")])
 def test_off_topic_title_scores_below_the_real_one(text, title, wrong):
