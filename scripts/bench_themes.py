@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from poetry.themes import THEMES_FILE, VECTORS_FILE, VOCAB_FILE, WORDS_FILE, suggest_themes  # noqa: E402
+from poetry.themes import ASSOC_FILE, THEMES_FILE, VECTORS_FILE, VOCAB_FILE, WORDS_FILE, suggest_themes  # noqa: E402
 from poetry.tiles import load_tile_set  # noqa: E402
 
 
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({args.runs} runs; load average {os.getloadavg()[0]:.1f})")
 
     data = ROOT / "data"
-    sizes = {name: (data / name).stat().st_size for name in (VECTORS_FILE, VOCAB_FILE, WORDS_FILE, THEMES_FILE)}
+    sizes = {name: (data / name).stat().st_size for name in (VECTORS_FILE, VOCAB_FILE, WORDS_FILE, ASSOC_FILE, THEMES_FILE)}
     total = sum(sizes.values())
     print("model files: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in sizes.items()) + f"; total {total / 1e6:.2f} MB")
     return 0

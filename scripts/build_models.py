@@ -20,6 +20,13 @@ Writes data/vectors.npy (float16, one L2-normalised row per character) and data/
    simplified form is a word of jieba's dictionary (through poetry.themes.tokenizer(), the one place that
    imports jieba), written to data/vectors_words.tsv with their corpus counts, most used first.
 
+5. Theme association (data/vectors_themes.npz) for the lexicon data/themes.json: a poem whose title holds
+   one of a theme's ``title_keys`` (送 別 餞 → 送別; 塞 從軍 烽 → 邊塞) counts as a poem of that theme (a poem
+   may have several). For each character c and theme t, a smoothed PMI over poems:
+   log((df(c, t) + S) / (N_t · df(c) / N + S)) with S = ASSOC_SMOOTHING, centred over the themes per
+   character; saved as float16 with the theme names (arrays "assoc" rows in the order of
+   data/vectors_vocab.txt, and "themes"). `--themes-only` rebuilds just this file (after editing the lexicon).
+
 A rebuild from the same corpus gives the same files. It runs in about a minute on one core.
 """
 
@@ -46,6 +53,7 @@ DIM = 160
 WEIGHTS = {"line": 1.0, "couplet": 1.0, "parallel": 0.0}
 MIN_WORD_COUNT = 10
 SEED = 20261129
+ASSOC_SMOOTHING = 10.0  # pseudo-count of the title association (3 / 10 / 30 alike on the dev gold; 10 best)
 EIGEN_POWER = 0.5  # rows are U · Σ^p
 
 _NOTE = re.compile(r"[（(][^（）()]*[）)]")
@@ -73,6 +81,62 @@ def clean_poem(paragraphs: list[str]) -> list[list[str]]:
         if lines:
             couplets.append(lines)
     return couplets
+
+
+def clean_title(title: str) -> str:
+    """A poem's title without notes in parentheses, Han characters only: 送友人（一作送客）→ 送友人."""
+    return "".join(c for c in _BRACKET.sub("", _NOTE.sub("", title or "")) if is_han(c)).translate(_FIXES)
+
+
+def build_theme_assoc(corpus: Path, vocab: list[str], themes_file: Path) -> tuple[list[str], np.ndarray]:
+    """(theme names, vocab × themes float32): each character's association with each lexicon theme, learned
+    from the poems whose titles mark them as of the theme (step 5 of the module docstring)."""
+    lexicon = json.loads(themes_file.read_text(encoding="utf-8"))["themes"]
+    names = [t["name"] for t in lexicon]
+    keys = [t.get("title_keys", "").split() for t in lexicon]
+    index = {ch: i for i, ch in enumerate(vocab)}
+    df = np.zeros(len(vocab))
+    df_theme = np.zeros((len(vocab), len(names)))
+    per_theme = np.zeros(len(names))
+    total = 0
+    with gzip.open(corpus, "rt", encoding="utf-8") as fh:
+        for raw in tqdm(fh, total=57607, desc="theme titles", unit="poem"):
+            doc = json.loads(raw)
+            poem = clean_poem(doc.get("paragraphs") or [])
+            if not poem:
+                continue
+            ids = sorted({index[c] for couplet in poem for line in couplet for c in line if c in index})
+            total += 1
+            df[ids] += 1
+            title = clean_title(doc.get("title") or "")
+            for t, words in enumerate(keys):
+                if any(w in title for w in words):
+                    per_theme[t] += 1
+                    df_theme[ids, t] += 1
+    expected = per_theme[None, :] * df[:, None] / max(total, 1)
+    assoc = np.log((df_theme + ASSOC_SMOOTHING) / (expected + ASSOC_SMOOTHING))
+    assoc -= assoc.mean(axis=1, keepdims=True)
+    print("poems marked per theme: " + " ".join(f"{n} {int(k)}" for n, k in zip(names, per_theme)))
+    return names, assoc.astype(np.float32)
+
+
+def write_theme_assoc(corpus: Path, out: Path, themes_file: Path) -> None:
+    vocab = (out / "vectors_vocab.txt").read_text(encoding="utf-8").split("\n")
+    vocab = [c for c in vocab if c]
+    names, assoc = build_theme_assoc(corpus, vocab, themes_file)
+    save_npz(out / "vectors_themes.npz", assoc=assoc.astype(np.float16), themes=np.array(names))
+
+
+def save_npz(path: Path, **arrays: np.ndarray) -> None:
+    """Like np.savez, but byte-identical on a rebuild (np.savez stamps each member with the current time)."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zf:
+        for name, array in arrays.items():
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, np.asarray(array), allow_pickle=False)
+            zf.writestr(zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0)), buffer.getvalue())
 
 
 def read_corpus(path: Path) -> list[list[list[str]]]:
@@ -182,16 +246,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parallel", type=float, default=WEIGHTS["parallel"],
                         help="weight of the same-place pairs of a couplet's two lines")
     parser.add_argument("--no-words", action="store_true", help="skip data/vectors_words.tsv (experiments)")
+    parser.add_argument("--themes", type=Path, default=ROOT / "data" / "themes.json", help="the theme lexicon")
+    parser.add_argument("--themes-only", action="store_true",
+                        help="rebuild only data/vectors_themes.npz (after editing the lexicon's title_keys)")
     args = parser.parse_args(argv)
     WEIGHTS["parallel"] = args.parallel
     if not args.corpus.exists():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 1
+    if args.themes_only:
+        write_theme_assoc(args.corpus, args.out, args.themes)
+        return 0
     vocab, vectors = build(args.corpus, args.vocab, args.dim)
     args.out.mkdir(parents=True, exist_ok=True)
     np.save(args.out / "vectors.npy", vectors.astype(np.float16))
     with open(args.out / "vectors_vocab.txt", "w", encoding="utf-8") as fh:
         fh.write("\n".join(vocab) + "\n")
+    write_theme_assoc(args.corpus, args.out, args.themes)
     if args.no_words:
         print(f"{len(vocab)} characters × {vectors.shape[1]} dimensions (words skipped)")
         return 0
@@ -199,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.out / "vectors_words.tsv", "w", encoding="utf-8") as fh:
         fh.write("# word<TAB>count in the lines of 全唐詩; made by scripts/build_models.py, do not edit\n")
         fh.writelines(f"{w}\t{n}\n" for w, n in words)
-    size = sum((args.out / name).stat().st_size for name in ("vectors.npy", "vectors_vocab.txt", "vectors_words.tsv"))
+    size = sum((args.out / name).stat().st_size
+               for name in ("vectors.npy", "vectors_vocab.txt", "vectors_words.tsv", "vectors_themes.npz"))
     print(f"{len(vocab)} characters × {vectors.shape[1]} dimensions, {len(words)} words, {size / 1e6:.2f} MB")
     return 0
 

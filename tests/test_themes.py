@@ -78,6 +78,35 @@ def test_lexicon_has_the_required_themes():
         assert theme.description
 
 
+def test_title_association_covers_the_lexicon_and_points_the_right_way():
+    """data/vectors_themes.npz knows every theme, and characters typical of a kind of poem lean to its theme."""
+    from poetry.themes import ASSOC_FILE, _lexicon
+    from poetry.data import load_arrays
+
+    stored = [str(name) for name in load_arrays(ASSOC_FILE)["themes"]]
+    assert stored == [t.name for t in load_themes()]
+    vectors, lex = char_vectors(), _lexicon(None)
+    names = [t.name for t in lex.themes]
+    assert not lex.assoc.flags.writeable
+    for char, theme in (("烽", "邊塞"), ("僧", "禪寺"), ("漁", "水村釣"), ("醉", "宴飲"), ("驛", "羈旅")):
+        row = lex.assoc[vectors.index[char]]
+        assert names[int(np.argmax(row))] == theme, char
+    # centred over the themes: a character as common in every kind of poem (之) leans nowhere much
+    assert abs(float(lex.assoc[vectors.index["之"]].max())) < float(lex.assoc[vectors.index["烽"]].max())
+
+
+def test_lexicon_without_the_association_file_still_groups(tmp_path):
+    """A data folder without vectors_themes.npz (or with a lexicon edited since) falls back to the vectors."""
+    import shutil
+
+    from poetry.data import data_dir
+
+    for name in ("vectors.npy", "vectors_vocab.txt", "vectors_words.tsv", "themes.json", "tiles.json"):
+        shutil.copy(data_dir() / name, tmp_path / name)
+    result = suggest_themes(random_hand(MOUNTAIN + "泉瀑嵐岫", 1), data_dir=tmp_path)
+    assert names(result)[0] == "山景"
+
+
 # --- suggest_themes -------------------------------------------------------------------------------
 
 
@@ -327,11 +356,11 @@ def test_import_poetry_loads_neither_sklearn_nor_jieba():
 
 def test_chance_support_matches_random_deals():
     """The minimum-support rule's null model (a hypergeometric draw from the tile set) agrees with dealing."""
-    from poetry.themes import _lexicon, _null_support, _theme_support
+    from poetry.themes import _lexicon, _null_support, _theme_closeness, _theme_support
 
     vectors, lex = char_vectors(), _lexicon(None)
     tiles = sorted({t.char for t in load_tile_set()} & set(vectors.index))
-    raw = vectors.matrix[[vectors.index[c] for c in tiles]] @ lex.centroids.T
+    raw = _theme_closeness([vectors.index[c] for c in tiles], vectors, lex)
     affinity = raw - raw.mean(axis=1, keepdims=True)
     rng = random.Random(3)
     dealt = np.array([_theme_support(affinity[rng.sample(range(len(tiles)), 150)]) for _ in range(400)])
