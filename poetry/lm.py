@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -65,6 +65,8 @@ class CharLM:
         self.d3 = arrays["d3"].astype(np.float64)
         self.c3 = arrays["c3"]  # raw trigram counts (for stock phrases)
         self.stock_threshold = int(arrays["stock_threshold"])
+        # the grading scores each line several times (features, detector, explanations): keep recent lines
+        self.score_line = lru_cache(maxsize=4096)(self._score_line)
 
     def ids(self, text: str) -> np.ndarray:
         get = self.index.get
@@ -91,8 +93,8 @@ class CharLM:
         p = np.where(hit3, self.d3[pos3], 0.0) + gamma * p
         return np.log10(np.maximum(p, 1e-12))
 
-    def score_line(self, line: str) -> LineScore:
-        """Score one line (characters only)."""
+    def _score_line(self, line: str) -> LineScore:
+        """Score one line (characters only); ``score_line`` is this with a cache of recent lines."""
         ids = np.concatenate(([self.bos, self.bos], self.ids(line), [self.eos]))
         lp = self.logprobs(ids)
         uni = np.log10(self.p1[ids[2:]])

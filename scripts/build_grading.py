@@ -20,6 +20,8 @@ import gzip
 import json
 import logging
 import math
+import os
+import pickle
 import random
 import re
 import sys
@@ -538,9 +540,6 @@ def _dev_combiner(rows: dict[str, list[dict]]) -> None:
         neg = [_trees(spec, f) for f in rows[kind][third:]]
         cells.append(f"{kind} {roc_auc_score([1] * len(real) + [0] * len(neg), real + neg):.4f}")
     log("  combiner on the dev third: AUC " + ", ".join(cells))
-    import os
-    import pickle
-
     if os.environ.get("GRADING_DUMP"):  # for experiments with the combiner (not used by the build)
         with open(os.environ["GRADING_DUMP"], "wb") as fh:
             pickle.dump(rows, fh)
@@ -569,6 +568,9 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
         if n % 1000 == 999:
             log(f"features {n + 1}/{len(half_a)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
     detector = fit_detector(chars, feats)
+    if os.environ.get("GRADING_DUMP"):  # for experiments with the calibrators (not used by the build)
+        with open(os.environ["GRADING_DUMP"] + ".calibration", "wb") as fh:
+            pickle.dump({"feats": feats, "poems": half_a}, fh)
     # parallel couplets: real 頷聯/頸聯 of calibration 律詩 against random line pairs
     rng = random.Random(SEED)
     lu_pos, lu_neg = [], []
