@@ -70,7 +70,7 @@ _GENERIC_TOP = 200  # the most frequent characters define the "generic" pseudo-t
 _REFINE_ROUNDS = 2  # k-means-like reassignment rounds after the clustering
 _LEXICON_WEIGHT = 0.5  # share of the lexicon theme in a named group's prototype
 _STRENGTH_SCALE = 2.0  # Σ weight² of a clear theme of ~8 characters, mapped to a score near 0.6
-_HELD_Z = 0.5  # a named group's theme must have support this many SDs above a random hand's
+_HELD_Z = 0.25  # a named group's theme must have support this many SDs above a random hand's (0.5 before the title association)
 _MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
 # Chosen on both halves of the dev gold (0.06 / 0.10 / 0.15 / 0.20: each half on its own picks 0.15).
 _ASSOC_WEIGHT = 0.15  # weight of the title-learned theme association beside the vectors' closeness
