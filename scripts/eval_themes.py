@@ -102,6 +102,8 @@ def score(pred: dict[str, str], planted: dict[str, int], names: list[str]) -> tu
     ari = adjusted_rand_score(truth, labels)
     right = 0
     for k, name in enumerate(names):
+        if k not in truth:  # (--non-seeds) a list made only of seed characters is not scored
+            continue
         got = Counter(pred.get(c, OTHER) for c in order if planted[c] == k).most_common()
         got = [g for g in got if g[0] != OTHER] or [(OTHER, 0)]
         right += got[0][0] == name
@@ -129,8 +131,12 @@ def random_grouping(chars: list[str], k: int, rng: random.Random) -> dict[str, s
     return {c: rng.choice(names) for c in chars}
 
 
-def evaluate(half: str, n: int, seed: int, gold: list[dict] | None = None) -> dict[str, dict]:
+def evaluate(half: str, n: int, seed: int, gold: list[dict] | None = None,
+             non_seeds: bool = False) -> dict[str, dict]:
+    """ARI, naming and where the planted characters go; with ``non_seeds`` the hands are the same but only
+    the planted characters that are not seeds of any lexicon theme are scored."""
     gold = load_gold(half) if gold is None else gold
+    seeds = {c for t in load_themes() for c in t.seeds} if non_seeds else set()
     rng = random.Random(seed + 1)
     totals = {m: [0.0, 0] for m in ("model", "radical", "random")}
     lists = 0
@@ -138,6 +144,7 @@ def evaluate(half: str, n: int, seed: int, gold: list[dict] | None = None) -> di
     where: Counter[str] = Counter()
     for chars, planted, names in make_hands(gold, n, seed):
         pred = model_grouping(chars)
+        planted = {c: k for c, k in planted.items() if c not in seeds}
         for c, k in planted.items():
             got = pred.get(c, OTHER)
             where["own theme" if got == names[k] else "another planted theme" if got in names
@@ -149,7 +156,7 @@ def evaluate(half: str, n: int, seed: int, gold: list[dict] | None = None) -> di
             ari, right = score(p, planted, names)
             totals[method][0] += ari
             totals[method][1] += right
-        lists += len(names)
+        lists += len(set(planted.values()))
     result = {m: {"ari": round(a / n, 3), "naming": round(r / lists, 3)} for m, (a, r) in totals.items()}
     result["model"]["where"] = {k: round(v / sum(where.values()), 3) for k, v in where.most_common()}
     return result
@@ -162,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gold", type=Path, default=None,
                         help="another gold file whose lists carry a \"kind\" (reported per kind) instead of a \"half\"")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--non-seeds", action="store_true",
+                        help="score only the planted characters that are not seeds of the lexicon (same hands)")
     parser.add_argument("--show", type=int, default=0, help="print the grouping of the first N hands")
     args = parser.parse_args(argv)
     if args.gold:
@@ -190,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
                 print("planted:", names)
                 for s in suggest_themes(chars, max_themes=99):
                     print(f"  {s.name} {s.score}: {''.join(c.char for c in s.chars)}")
-        result = evaluate(half, args.hands, args.seed, gold)
-        print(f"[{half}] {args.hands} hands × {PLANTED} planted lists")
+        result = evaluate(half, args.hands, args.seed, gold, args.non_seeds)
+        print(f"[{half}] {args.hands} hands × {PLANTED} planted lists" + (", non-seed characters only" * args.non_seeds))
         for method, r in result.items():
             print(f"  {method:8s} ARI {r['ari']:.3f}  naming {r['naming']:.1%}")
         where = result["model"]["where"].items()
