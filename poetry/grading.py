@@ -833,13 +833,15 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
     return lines, title, criteria, form_name
 
 
-#: A title whose characters call for body characters this strongly (mean of each title character's
-#: strongest PMI) counts fully in 貼題's share of the combined score; vaguer titles (雜詩, 無題) count less.
+#: A title whose characters call for body characters this strongly (the two most telling title
+#: characters' strongest PMI) counts fully in 貼題's share of the combined score; vaguer titles
+#: (雜詩, 無題) count less.
 TITLE_INFORMATION_FULL = 5.0
 
 
 def title_information(title: str | None) -> float:
-    """How much a title says about its poem: the mean, over its characters, of their strongest title-body PMI.
+    """How much a title says about its poem: the mean strongest title-body PMI of its two most telling
+    characters (a long title such as 走馬川行奉送出師西征 is not diluted by its 行 and 奉).
 
     >>> title_information("塞下曲") > title_information("雜詩")
     True
@@ -848,7 +850,8 @@ def title_information(title: str | None) -> float:
     ids = [vec.title_index[ch] for ch in dict.fromkeys(clean_title(title)) if ch in vec.title_index]
     if not ids:
         return 0.0
-    return float(vec.title_body[ids].astype(np.float32).max(1).mean())
+    strongest = np.sort(vec.title_body[ids].astype(np.float32).max(1))[::-1]
+    return float(strongest[:2].mean())
 
 
 def combined_features(criteria: Mapping[str, Mapping[str, Any]], neutral: Mapping[str, float] | None = None,
