@@ -651,7 +651,10 @@ def _explain_fluency(p: float, lines: list[str], f: Mapping[str, float]) -> str:
     ppl = 10 ** (-f["lm_mean"])
     if band == "good":
         return f"字句順暢，讀來自然（困惑度 {ppl:.0f}）。"
-    odd = [f"「{ch}」（{line}）" for line, ch, q in suspicious_chars(lines, k=3) if q >= 0.5]
+    suspects = [(line, ch) for line, ch, q in suspicious_chars(lines, k=3) if q >= 0.5]
+    if suspects:  # the line of the most suspected character is the one to name
+        worst = suspects[0][0]
+    odd = [f"「{ch}」（{line}）" for line, ch in suspects]
     odd_note = f"；{'、'.join(odd)}字似與上下文不合" if odd else ""
     if band == "fair":
         return f"大致通順，「{worst}」一句稍澀（困惑度 {ppl:.0f}）{odd_note}。"
