@@ -55,11 +55,11 @@ KINDS = (
     "rhyme",
     "lone_ping",
     "triple_ping_tail",
+    "triple_ze_tail",
     "adhesion",
     "opposition",
     "repeated_char",
     "unknown_char",
-    "other",
 )
 #: Legend of ``CharReport.mark`` by status (ok depends on the required tone).
 MARKS = {
@@ -109,7 +109,7 @@ class Violation:
 
     line: int
     pos: int
-    kind: str  #: tone rhyme lone_ping triple_ping_tail adhesion opposition repeated_char unknown_char other
+    kind: str  #: tone rhyme lone_ping triple_ping_tail triple_ze_tail adhesion opposition repeated_char unknown_char
     severity: str  #: "error" | "note"
     message: str  #: Chinese, e.g. 「第三句第四字『山』應仄而平」
     suggestions: tuple[str, ...] = ()  #: ≤ 8 chars of the right tone (or rhyme), best fit first, the hand's first
@@ -785,7 +785,7 @@ def _analyse_regulated(a: _Analysis, lines, entries, feet, table, length: int, d
             elif tail == "平仄仄":
                 if not cp & (b3 | b4 | lastbit):
                     violations.append(
-                        (ln, t3 + 1, "other", "note", f"三仄尾：第{_cn(ln)}句末三字『{line[t3:]}』皆仄，可用，聲調稍促。", None)
+                        (ln, t3 + 1, "triple_ze_tail", "note", f"三仄尾：第{_cn(ln)}句末三字『{line[t3:]}』皆仄，可用，聲調稍促。", None)
                     )
 
     if broken and len(broken) * 2 >= n:
@@ -874,7 +874,7 @@ def _judge_brief(a, lines, feet, states, ends, mism, masks, group, neighbours, s
                 add((ln, t3 + 1, "triple_ping_tail", "error", "", None))
         elif (s == 0) == (L == 5):  # 平平平仄仄 / 仄仄平平平仄仄: 三仄尾
             if not cp & tail3:
-                add((ln, t3 + 1, "other", "note", "", None))
+                add((ln, t3 + 1, "triple_ze_tail", "note", "", None))
 
 
 def _analyse_six(a: _Analysis, lines, entries, table) -> None:

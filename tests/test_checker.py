@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from poetry.checker import MARKS, STATUSES, CheckResult, check_lines_brief, check_poem, format_report
+from poetry.checker import KINDS, MARKS, STATUSES, CheckResult, check_lines_brief, check_poem, format_report
 from poetry.errors import MalformedPoemError
 from poetry.text import to_simplified
 
@@ -52,6 +52,7 @@ def test_real_poems_get_the_traditional_verdict(poem):
         assert any(text in note for note in result.notes), result.notes
     for line in poem.get("clean_lines", []):
         assert not [e for e in errors_of(result) if e[0] == line]
+    assert {v.kind for v in result.violations} <= set(KINDS)  # every kind is a documented one
 
 
 def test_regulated_poems_have_no_errors_and_a_summary_that_says_so():
