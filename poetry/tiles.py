@@ -227,9 +227,13 @@ def _normalise_keys(item: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _parse_csv(text: str) -> list[dict[str, Any]]:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old Mac spreadsheets' line ends
     first = text.split("\n", 1)[0]
     delimiter = "\t" if "\t" in first and "," not in first else ","
-    rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(cell.strip() for cell in row)]
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(c.strip() for c in row)]
+    except csv.Error as exc:
+        raise InvalidHandError(f"牌組 CSV 格式有誤：{exc}") from None
     if not rows:
         raise InvalidHandError("牌組是空的：須有 600 個字")
     names = [_FIELDS.get(cell.strip().lower(), cell.strip().lower()) for cell in rows[0]]

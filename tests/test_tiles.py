@@ -296,6 +296,17 @@ def test_custom_set_as_tsv_with_chinese_header_and_colour_names(tiles):
     assert custom == tiles
 
 
+def test_custom_set_from_an_old_mac_spreadsheet_with_bare_cr_line_ends(tiles):
+    lines = ["字,平仄"] + [f"{t.char},{t.tone}" for t in tiles]
+    assert [t.char for t in validate_tile_set("\r".join(lines))] == _chars(tiles)
+
+
+@pytest.mark.parametrize("text,needle", [('"' + "山" * 140_000, "牌組 CSV 格式有誤"), ('a,"b"c\r]', "須是單一個漢字")])
+def test_malformed_csv_is_a_chinese_error_not_a_crash(text, needle):
+    with pytest.raises(InvalidHandError, match=needle):
+        validate_tile_set(text)
+
+
 def test_custom_set_as_json_objects_with_chinese_keys(tiles):
     records = [{"字": t.char, "平仄": t.tone + "聲"} for t in tiles]
     assert validate_tile_set(records) == tiles
