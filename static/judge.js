@@ -48,9 +48,30 @@
     });
   }
 
+  var penaltyBlock = document.getElementById("judge-penalty");
+  var penalty = penaltyBlock ? JSON.parse(penaltyBlock.textContent) : "";
+
+  /* The standing in a sentence, as the page first drew it (grade_ladder.html's standing_summary): the words
+     from S (in the reader's 繁/简), the names and the penalty as typed. */
+  function standingSentence(ranking) {
+    if (!ranking.winners.length && !ranking.losers.length) return S.noGrades;
+    var text = "";
+    if (ranking.winners.length) {
+      text += S.won + ranking.winners.map(function (w) { return w.name + "（" + w.grade + "）"; }).join("、") + "；";
+    }
+    if (ranking.losers.length) {
+      text += S.lost + ranking.losers.map(function (x) {
+        return x.name + "（" + x.grade + "）" + penalty + (x.grade === "荒牌" ? S.doubled : "");
+      }).join("、");
+    } else {
+      text += S.noLoser;
+    }
+    return text + (ranking.complete ? S.complete : S.incomplete);
+  }
+
   function renderStanding(ranking) {
     renderLadder(ranking);
-    document.getElementById("standing-summary").textContent = ranking.summary;
+    document.getElementById("standing-summary").textContent = standingSentence(ranking);
     var list = document.getElementById("standing-list");
     list.textContent = "";
     ranking.ranking.forEach(function (r) {

@@ -1,0 +1,66 @@
+"""QA sweep, second pass: a 简体 poetry club through a whole round, where the chrome and what people typed meet.
+
+In 简 the app's own words are simplified while names, penalties, poems and tiles stay as typed, also in the
+sentences that mix the two (the standing, the faults and explanations that quote a line of the poem).
+"""
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+from tests.conftest import screenshot
+from tests.judge_fixtures import judged_round
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def served_round(tmp_path):
+    """A live server with a dealt round of four real poems (the 詩伯 東坡 at seat 1, then 子由, 少游, 魯直)."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test",
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'qa.sqlite3'}"})
+    code, tokens = judged_round(app, app.test_client(), penalty="荒牌者罰酒三杯")
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", code, tokens
+    server.shutdown()
+    thread.join(timeout=5)
+    app.extensions["poetry_store"].engine.dispose()
+
+
+def judge_in_simplified(new_page, base, code, token, viewport=None):
+    page = new_page(viewport=viewport)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{base}/script/hans")
+    page.goto(f"{base}/r/{code}/k/{token}")
+    page.goto(f"{base}/r/{code}/judge")
+    return page
+
+
+def test_the_standing_keeps_names_and_penalty_as_typed_in_simplified(served_round, new_page):
+    base, code, tokens = served_round
+    judge = judge_in_simplified(new_page, base, code, tokens[1])
+    assert judge.inner_text("#standing-summary") == "诗伯尚未评品。"
+    for seat, grade in ((1, "上品"), (2, "中品"), (3, "荒牌"), (4, "下品")):
+        judge.click(f"#seat-{seat} .grade-button[data-grade='{grade}']")
+        judge.wait_for_function(f"document.querySelector('#seat-{seat} .saved').textContent.includes('已定')")
+    # drawn by the script after the last click: simplified words, names and penalty as typed
+    expected = "胜：東坡（上品）；负：魯直（下品）荒牌者罰酒三杯、少游（荒牌）荒牌者罰酒三杯，荒牌加倍（两次）。"
+    judge.wait_for_function(f"document.querySelector('#standing-summary').textContent === {expected!r}")
+    judge.reload()
+    assert judge.inner_text("#standing-summary") == expected  # the same sentence from the server
+    judge.click("#publish-button")
+    judge.wait_for_url(f"**/r/{code}/judge")
+    judge.goto(f"{base}/r/{code}/results")
+    assert judge.inner_text(".standing-summary") == expected
+    assert judge.locator(".results-table tr[data-grade='荒牌'] td").last.inner_text() \
+        == "荒牌者罰酒三杯，荒牌加倍（两次）"
+    screenshot(judge, "qa_results_hans")
+    judge.goto(f"{base}/rounds/history")
+    assert judge.inner_text(".history-list .standing-summary") == expected
+
