@@ -95,7 +95,10 @@ def test_fixes_follow_the_drafts_script_and_words_the_readers(client):
     client.set_cookie("script", "hans")
     hans = post(client, {"text": DENG_GAO.replace("渚清沙白", "渚淺沙白")}).get_json()
     assert hans["summary"] == to_simplified(traditional["summary"])
-    assert [v["message"] for v in hans["violations"]] == [to_simplified(v["message"]) for v in traditional["violations"]]
+    # the words in 简体, the character the message quotes as typed (『淺』, as in the line shown above it)
+    assert [v["message"] for v in hans["violations"]] == \
+        [to_simplified(v["message"]).replace("『浅』", "『淺』") for v in traditional["violations"]]
+    assert "『淺』" in hans["violations"][0]["message"]
     def chars(report):  # the poem's characters as typed, with their tones and statuses
         return [[{k: v for k, v in c.items() if k != "groups"} for c in line["chars"]] for line in report["lines"]]
 

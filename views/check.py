@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from poetry.checker import check_poem
 from poetry.errors import PoetryError
 from poetry.text import detect_script, to_simplified
+from views.pages import simplify_quoting
 
 bp = Blueprint("check", __name__)
 
@@ -74,21 +75,24 @@ def _refusal(error: str, detail: str, status: int, reader_hans: bool):
 def _for_reader(report: dict, reader_hans: bool) -> dict:
     """The report in the reader's script: explanations in 简体 for a 简体 reader, fixes in the draft's script.
 
-    Characters of the poem stay as typed (the editor maps them back onto the draft); only the words
-    around them follow the reader's 繁/简 choice, and suggested characters follow the draft's script,
+    Characters of the poem stay as typed (the editor maps them back onto the draft, and the messages
+    quote its lines as written); only the words around them follow the reader's 繁/简 choice, and suggested characters follow the draft's script,
     so that clicking 「风」 into a simplified draft does not drop a 「風」 into it.
     """
-    draft_hans = detect_script("".join(line["text"] for line in report["lines"])) == "hans"
+    poem = "\n".join(line["text"] for line in report["lines"])
+    draft_hans = detect_script(poem) == "hans"
     for violation in report["violations"]:
         if draft_hans:
             violation["suggestions"] = _unique(to_simplified(c) for c in violation["suggestions"])
         if reader_hans:
-            violation["message"] = to_simplified(violation["message"])
+            violation["message"] = simplify_quoting(violation["message"], poem)
     if reader_hans:
-        for key in ("form", "pattern", "rhyme_group", "summary"):
+        for key in ("form", "pattern", "rhyme_group"):
             if isinstance(report.get(key), str):
                 report[key] = to_simplified(report[key])
-        report["notes"] = [to_simplified(note) for note in report["notes"]]
+        if isinstance(report.get("summary"), str):
+            report["summary"] = simplify_quoting(report["summary"], poem)
+        report["notes"] = [simplify_quoting(note, poem) for note in report["notes"]]
         for line in report["lines"]:  # rhyme-group names shown beside each character (上平一東 → 上平一东)
             for cell in line["chars"]:
                 cell["groups"] = [to_simplified(group) for group in cell.get("groups") or ()]

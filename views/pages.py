@@ -59,6 +59,23 @@ def register_script_switch(app: Flask) -> None:
             return text
         return Markup(f"{_TYPED_OPEN}{text}{_TYPED_CLOSE}")
 
+    @app.template_filter("quoting")
+    def quoting(value, source) -> Markup:
+        """The app's sentence ``value`` in the reader's script, the poem it quotes (from ``source``) as typed.
+
+        For the faults and explanations that quote a line: 「湖下含士容」 stays as the poet wrote it in 简.
+        """
+        text = "" if value is None else str(value).translate(_NO_MARKS)
+        if request.cookies.get(SCRIPT_COOKIE) != "hans":
+            return escape(text)
+        out, end = [], 0
+        for start, stop in quoted_spans(text, source or ""):
+            out.append(escape(text[end:start]))
+            out.append(Markup(f"{_TYPED_OPEN}{escape(text[start:stop])}{_TYPED_CLOSE}"))
+            end = stop
+        out.append(escape(text[end:]))
+        return Markup("").join(out)
+
     @app.after_request
     def convert_script(response: Response) -> Response:
         if request.cookies.get(SCRIPT_COOKIE) != "hans" or response.direct_passthrough:
@@ -75,6 +92,46 @@ def register_script_switch(app: Flask) -> None:
                         violation["message"] = to_simplified(violation["message"])
                 response.set_data(json.dumps(data, ensure_ascii=False))
         return response
+
+
+#: A quotation in the app's sentences: 「…」, 『…』 or （…）; the runs of Han characters in it are the candidates.
+_QUOTE = re.compile(r"[「『（]([^「」『』（）]*)[」』）]")
+_HAN_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]+")
+
+
+def quoted_spans(message: str, source: str) -> list[tuple[int, int]]:
+    """Where ``message`` quotes ``source`` (a poem and its title): runs of Han characters inside 「」『』（）
+    that occur in the source as written (punctuation and line breaks aside).
+
+    >>> quoted_spans("首句「溪沆發通引」與末句前後呼應", "溪沆發通引，湖下含士容。")
+    [(3, 8)]
+    >>> quoted_spans("上下句不甚相屬（兩次）", "溪沆發通引")
+    []
+    """
+    plain = "".join(_HAN_RUN.findall(source))
+    spans = []
+    for quote in _QUOTE.finditer(message):
+        for run in _HAN_RUN.finditer(quote.group(1)):
+            if run.group() in plain:
+                spans.append((quote.start(1) + run.start(), quote.start(1) + run.end()))
+    return spans
+
+
+def simplify_quoting(message: str, source: str) -> str:
+    """``message`` in simplified characters except where it quotes ``source`` (see quoted_spans).
+
+    >>> simplify_quoting("第三句特拗（易桃淺賢鬢：平平仄平仄），屬可用。", "易桃淺賢鬢")
+    '第三句特拗（易桃淺賢鬢：平平仄平仄），属可用。'
+    >>> simplify_quoting("韻腳『酒』屬上聲二十五有", "入可軒忽酒")
+    '韵脚『酒』属上声二十五有'
+    """
+    out, end = [], 0
+    for start, stop in quoted_spans(message, source):
+        out.append(to_simplified(message[end:start]))
+        out.append(message[start:stop])
+        end = stop
+    out.append(to_simplified(message[end:]))
+    return "".join(out)
 
 
 #: Left out of the 简体 conversion: a data block the scripts read as the server gave it (tiles, names, poems

@@ -1,0 +1,46 @@
+"""The 繁/简 switch where the app's sentences quote the poem: the words follow the reader, the quotation stays as typed.
+
+Faults, notes and the judge's explanations name lines and characters of the poem in 「」『』（）; for a 简体
+reader a quoted 「國破山河在」 must not turn into 「国破山河在」 beside the same line shown as written.
+"""
+
+import re
+
+from opencc import OpenCC
+
+from tests.judge_fixtures import POEMS, judged_round
+
+T2S = OpenCC("t2s")
+QUOTE = re.compile(r"[「『（]([^「」『』（）]*)[」』）]")
+HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def quotations(text):
+    return [run for quote in QUOTE.findall(text) for run in HAN_RUN.findall(quote)]
+
+
+def test_check_messages_quote_the_draft_as_typed_for_a_simplified_reader(client):
+    text = "愁徑終堪得，角他逐寒良。\n易桃淺賢鬢，入可軒忽酒。"  # 古絕 with a 特拗 line and a foot out of rhyme
+    client.set_cookie("script", "hans")
+    report = client.post("/api/check", json={"text": text}).get_json()
+    sentences = [v["message"] for v in report["violations"]] + report["notes"] + [report["summary"]]
+    quoted = [run for sentence in sentences for run in quotations(sentence)]
+    assert "易桃淺賢鬢" in quoted and "酒" in quoted  # the notes and faults quote the poem, as written
+    assert all(run in text.replace("，", "").replace("。", "") or T2S.convert(run) == run for run in quoted)
+    assert "易桃浅贤鬓" not in "".join(sentences)
+    words = "".join(sentences)
+    assert "屬" not in words and "属" in words  # the app's own words in 简体
+
+
+def test_dashboard_explanations_quote_the_poems_as_typed_for_a_simplified_reader(app, client):
+    code, tokens = judged_round(app, client)
+    client.get(f"/r/{code}/k/{tokens[1]}")  # the 詩伯's seat cookie
+    client.set_cookie("script", "hans")
+    page = client.get(f"/r/{code}/judge").get_data(as_text=True)
+    lines = [line.rstrip("，。") for _, text in POEMS.values() for half in text.split("\n")
+             for line in re.split(r"(?<=[，。])", half) if line]
+    changed = [line for line in lines if T2S.convert(line) != line]
+    assert changed
+    assert any(f"「{line}」" in page for line in changed)  # quoted somewhere, as written
+    assert not [line for line in changed if T2S.convert(line) in page]
+    assert "詩伯定品" not in page and "诗伯定品" in page  # the page's own words in 简体
