@@ -64,3 +64,30 @@ def test_the_standing_keeps_names_and_penalty_as_typed_in_simplified(served_roun
     judge.goto(f"{base}/rounds/history")
     assert judge.inner_text(".history-list .standing-summary") == expected
 
+
+
+SMALL_CONTROLS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter(el => el.checkVisibility())
+  .map(el => [el.textContent.trim().slice(0, 12), el.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 40 || r.height < 40)
+  .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+#: What a finger taps on a phone: the header, buttons, button links, disclosure triangles, selects.
+CONTROLS = "header a, button:not(.tile), a.button, summary, select"
+
+
+def test_controls_are_big_enough_to_tap_on_a_phone(served_round, new_page):
+    base, code, tokens = served_round
+    page = new_page(viewport=PHONE)
+    for path in ("/", "/check", "/r/new", f"/r/{code}/verify"):
+        page.goto(base + path)
+        assert page.evaluate(SMALL_CONTROLS, CONTROLS) == [], path
+    page.goto(f"{base}/r/{code}/k/{tokens[2]}")  # a player: the hand with its sort bar, the editor
+    page.wait_for_function("document.querySelectorAll('#hand .tile').length === 150", timeout=30000)
+    assert page.locator(".sort-bar button").count() == 4
+    assert page.evaluate(SMALL_CONTROLS, CONTROLS) == []
+    host = new_page(viewport=PHONE)
+    host.goto(f"{base}/r/{code}/k/{tokens[1]}")
+    host.wait_for_selector("#judge-link")
+    assert host.evaluate(SMALL_CONTROLS, CONTROLS) == []
+    host.goto(f"{base}/r/{code}/judge")
+    assert host.evaluate(SMALL_CONTROLS, CONTROLS) == []
