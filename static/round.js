@@ -288,7 +288,7 @@
       var full = playerCount() >= 4;
       $("join-panel").hidden = !(state.phase === "lobby" && !state.me && !full);
       if (!state.me) notice(state.phase === "lobby" ? (full ? S.full : "") : S.watching);
-      else if (!isHost()) notice(state.phase === "lobby" ? S.waitHost : "");
+      else if (!isHost()) notice(state.phase === "lobby" ? (full ? S.waitDeal : S.waitHost) : "");
       $("deal-panel").hidden = state.phase === "lobby";
       $("hand-panel").hidden = !(plays() && state.phase !== "lobby");
       if ($("themes-panel") && !hand) $("themes-panel").hidden = true;  // shown once the hand is dealt

@@ -4,7 +4,9 @@ In 简 the app's own words are simplified while names, penalties, poems and tile
 sentences that mix the two (the standing, the faults and explanations that quote a line of the poem).
 """
 
+import json
 import threading
+import urllib.request
 
 import pytest
 from werkzeug.serving import make_server
@@ -55,7 +57,7 @@ def test_the_standing_keeps_names_and_penalty_as_typed_in_simplified(served_roun
     judge.reload()
     assert judge.inner_text("#standing-summary") == expected  # the same sentence from the server
     judge.click("#publish-button")
-    judge.wait_for_url(f"**/r/{code}/judge")
+    judge.wait_for_selector(f"a.button[href$='/r/{code}/results']")  # the page reloads as published
     judge.goto(f"{base}/r/{code}/results")
     assert judge.inner_text(".standing-summary") == expected
     assert judge.locator(".results-table tr[data-grade='荒牌'] td").last.inner_text() \
@@ -91,3 +93,37 @@ def test_controls_are_big_enough_to_tap_on_a_phone(served_round, new_page):
     assert host.evaluate(SMALL_CONTROLS, CONTROLS) == []
     host.goto(f"{base}/r/{code}/judge")
     assert host.evaluate(SMALL_CONTROLS, CONTROLS) == []
+
+
+def test_a_seated_player_is_told_when_the_table_is_full_and_finds_the_results(served_round, new_page):
+    base, code, tokens = served_round
+    # the lobby of another round: the note changes live when the fourth player sits down
+    def post(path, body):
+        request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as response:
+            return json.load(response)
+
+    lobby = post("/api/rounds", {"title": "候座", "host_name": "東坡"})["code"]
+    player = new_page(viewport=PHONE)
+    player.goto(f"{base}/r/{lobby}")
+    player.fill("#join-name", "子由")
+    player.click("#join-form button")
+    player.wait_for_selector("#seats .seat:has-text('子由') .badge-you")
+    assert "等四人到齊" in player.inner_text("#notice")
+    for name in ("少游", "魯直"):
+        post(f"/api/rounds/{lobby}/join", {"name": name})
+    player.wait_for_function("document.querySelector('#notice').textContent.includes('四人已齊')", timeout=8000)
+    assert "等四人到齊" not in player.inner_text("#notice")
+
+    # once published, the round page leads to the results (the standing and who drinks)
+    judge = judge_in_simplified(new_page, base, code, tokens[1])
+    judge.click("#publish-button")
+    judge.wait_for_selector(f"a.button[href$='/r/{code}/results']")
+    seat = new_page(viewport=PHONE)
+    seat.goto(f"{base}/r/{code}/k/{tokens[2]}")
+    seat.wait_for_selector("#results-panel:not([hidden]) .results-link a")
+    seat.click("#results-panel .results-link a")
+    seat.wait_for_url(f"**/r/{code}/results")
+    screenshot(seat, "qa_results_from_round_phone")
+    assert seat.locator(".results-table tbody tr").count() == 4
