@@ -44,3 +44,14 @@ def test_dashboard_explanations_quote_the_poems_as_typed_for_a_simplified_reader
     assert any(f"「{line}」" in page for line in changed)  # quoted somewhere, as written
     assert not [line for line in changed if T2S.convert(line) in page]
     assert "詩伯定品" not in page and "诗伯定品" in page  # the page's own words in 简体
+
+
+def test_a_refusal_quotes_what_the_user_typed_as_typed_for_a_simplified_reader(client, app):
+    code = client.post("/api/rounds", json={"title": "雅集", "host_name": "東坡"}).get_json()["code"]
+    reader = app.test_client()
+    reader.set_cookie("script", "hans")
+    refused = reader.post(f"/api/rounds/{code}/join", json={"name": "東坡"})
+    assert refused.status_code in (400, 409)
+    detail = refused.get_json()["detail"]
+    assert "「東坡」" in detail and "东坡" not in detail  # the name as they typed it
+    assert "請" not in detail and "请" in detail  # the app's words in 简体

@@ -84,14 +84,28 @@ def register_script_switch(app: Flask) -> None:
             response.set_data(simplify_html(response.get_data(as_text=True)))
         elif response.mimetype == "application/json" and response.status_code >= 400:
             # Error messages reach the reader through the pages' scripts (join, submit, grade …).
+            # What the user sent and the message quotes (「東坡」 already taken) stays as they typed it.
             data = response.get_json(silent=True)
             if isinstance(data, dict) and isinstance(data.get("detail"), str):
-                data["detail"] = to_simplified(data["detail"])
+                sent = "\n".join(_strings_in(request.get_json(silent=True)))
+                data["detail"] = simplify_quoting(data["detail"], sent)
                 for violation in data.get("violations") or ():
                     if isinstance(violation, dict) and isinstance(violation.get("message"), str):
-                        violation["message"] = to_simplified(violation["message"])
+                        violation["message"] = simplify_quoting(violation["message"], sent)
                 response.set_data(json.dumps(data, ensure_ascii=False))
         return response
+
+
+def _strings_in(value, depth: int = 0):
+    """The strings in a JSON value (a request body), depth-first, a few levels deep."""
+    if isinstance(value, str):
+        yield value
+    elif depth < 4 and isinstance(value, dict):
+        for item in value.values():
+            yield from _strings_in(item, depth + 1)
+    elif depth < 4 and isinstance(value, list):
+        for item in value:
+            yield from _strings_in(item, depth + 1)
 
 
 #: A quotation in the app's sentences: 「…」, 『…』 or （…）; the runs of Han characters in it are the candidates.
