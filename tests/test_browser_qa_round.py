@@ -127,3 +127,18 @@ def test_a_seated_player_is_told_when_the_table_is_full_and_finds_the_results(se
     seat.wait_for_url(f"**/r/{code}/results")
     screenshot(seat, "qa_results_from_round_phone")
     assert seat.locator(".results-table tbody tr").count() == 4
+
+
+def test_the_dashboard_verse_shows_tones_by_mark_and_explains_its_marks(served_round, new_page):
+    base, code, tokens = served_round
+    judge = judge_in_simplified(new_page, base, code, tokens[1])
+    corner = """(tone) => [...document.querySelectorAll(`.sheets .ch[data-tone="${tone}"] .glyph`)]
+      .map(g => getComputedStyle(g, '::after').content)"""
+    ping, ze = judge.evaluate(corner, "平"), judge.evaluate(corner, "仄")
+    assert ping and ze  # both tones in four real poems
+    assert set(ping) == {'"〇"'} and set(ze) == {'"●"'}  # as on the tiles: never colour alone
+    judge.click(".marks-legend summary")
+    legend = judge.inner_text(".marks-legend")
+    shown = set(judge.locator(".sheets .verse .mark").all_inner_texts())
+    assert shown and all(mark in legend for mark in shown), (shown, legend)
+    screenshot(judge, "qa_dashboard_legend_hans")

@@ -123,6 +123,7 @@ def dashboard_page(code: str):
     """The 詩伯's dashboard: every poem side by side with its marks, faults, tiles, criteria and 品."""
     from flask import render_template
 
+    from poetry.checker import MARKS
     from poetry.grading import round_dashboard
     from views.rounds import cookie_name, csrf_token_for, get_store
 
@@ -131,7 +132,7 @@ def dashboard_page(code: str):
     data = round_dashboard(get_store(), code, seat, _thresholds_from_args())
     csrf = csrf_token_for(request.cookies.get(cookie_name(code), "")) if request.cookies.get(cookie_name(code)) else ""
     return render_template("judge_dashboard.html", data=data, info=data["round"], csrf=csrf,
-                           threshold_keys=THRESHOLD_KEYS)
+                           threshold_keys=THRESHOLD_KEYS, marks=MARKS)
 
 
 @bp.get("/api/rounds/<code>/judge")
