@@ -142,3 +142,15 @@ def test_the_dashboard_verse_shows_tones_by_mark_and_explains_its_marks(served_r
     shown = set(judge.locator(".sheets .verse .mark").all_inner_texts())
     assert shown and all(mark in legend for mark in shown), (shown, legend)
     screenshot(judge, "qa_dashboard_legend_hans")
+
+
+def test_pages_load_without_a_failed_request(live_server, new_page):
+    """No error in the console on an ordinary visit (the browser's own /favicon.ico request was a 404)."""
+    page = new_page(viewport=PHONE)
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    for path in ("/", "/check", "/r/new", "/rounds/history"):
+        page.goto(live_server + path)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(200)
+    assert errors == []
