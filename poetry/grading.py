@@ -63,6 +63,8 @@ DEFAULT_THRESHOLDS = MappingProxyType(
 )
 
 MAX_CHARS = 400
+#: 貫理 of a poem of fewer lines (a 絕句) comes from a calibrator of its own (two couplets say less).
+SHORT_POEM = 6
 MAX_LINES = 300
 
 _NOTES = re.compile(r"（[^）]*）|\([^)]*\)|〔[^〕]*〕|【[^】]*】")
@@ -180,7 +182,8 @@ def warm_up() -> None:
 CRITERION_FEATURES = {
     "fluency": ["lm_mean", "lm_min", "lm_low_share", "lm_gain", "lm_gain_min", "lm_loss_share", "lm_orphan", "lm_fit", "lm_fit_min",
                 "lm_fit_bad", "lm_fit_q10", "char_topic", "char_topic_low", "char_topic_q10", "det_llr"],
-    "coherence": ["coh_adj", "coh_min", "coh_loo", "rhyme_share"],
+    "coherence": ["coh_adj", "coh_min", "coh_loo", "rhyme_share", "coh_skip_gain", "coh_parity_gap", "coh_pair",
+                  "coh_couplet_adj", "coh_parity_cos", "coh_cp_pair", "coh_cp_tone"],
     "ends": ["coh_first_last", "coh_ends_rest"],
     "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max"],
 }
@@ -507,6 +510,7 @@ def features(lines: list[str], title: str | None) -> dict[str, float]:
         )
     else:
         f.update(coh_adj=0.0, coh_min=0.0, coh_loo=0.0, coh_first_last=0.0, coh_ends_rest=0.0)
+    f.update(_couplet_coherence(lines, vecs))
     f["rhyme_share"] = _rhyme_share(lines)
     title = clean_title(title)
     f["has_title"] = 1.0 if title else 0.0
@@ -519,6 +523,50 @@ def features(lines: list[str], title: str | None) -> dict[str, float]:
     else:
         f.update(rel_topic=0.0, rel_maxline=0.0, rel_lex=0.0, rel_assoc=0.0, rel_assoc_max=0.0)
     return f
+
+
+def _couplet_coherence(lines: list[str], vecs: list[np.ndarray]) -> dict[str, float]:
+    """Whether the poem's couplets hold together as couplets, and the poem as one poem, not two
+    poems' lines taken in turns (every odd line from one, every even line from another).
+
+    coh_skip_gain: mean topic cosine of lines two apart minus that of neighbouring lines (an
+    interleaved poem's lines agree more with the line after next than with the next);
+    coh_parity_gap: mean cosine among lines of the same parity minus that across parities;
+    coh_parity_cos: cosine of the odd lines' vector with the even lines';
+    coh_pair: mean cosine of each couplet's two lines; coh_couplet_adj: mean cosine of consecutive
+    couplets (topic drift); coh_cp_pair / coh_cp_tone: mean 對仗 alignment of each couplet's two lines
+    and how well their tones are opposed (``couplet_features``), which a borrowed partner line breaks.
+
+    >>> real = ["國破山河在", "城春草木深", "感時花濺淚", "恨別鳥驚心"]
+    >>> mixed = ["國破山河在", "天氣晚來秋", "感時花濺淚", "清泉石上流"]
+    >>> f = lambda ls: _couplet_coherence(ls, [_text_vector(x) for x in ls])
+    >>> f(real)["coh_skip_gain"] < f(mixed)["coh_skip_gain"]
+    True
+    """
+    n = len(lines)
+    keys = ("coh_skip_gain", "coh_parity_gap", "coh_pair", "coh_couplet_adj", "coh_parity_cos", "coh_cp_pair", "coh_cp_tone")
+    if n < 2:
+        return dict.fromkeys(keys, 0.0)
+    V = np.array(vecs)
+    S = V @ V.T
+    adj = float(np.mean([S[i, i + 1] for i in range(n - 1)]))
+    skip = [S[i, i + 2] for i in range(n - 2)]
+    parity = np.arange(n) % 2
+    same = (parity[:, None] == parity[None, :]) & ~np.eye(n, dtype=bool)
+    cross = parity[:, None] != parity[None, :]
+    pairs = [(2 * k, 2 * k + 1) for k in range(n // 2)]
+    couplets = [_unit(V[a] + V[b]) for a, b in pairs]
+    raw = [couplet_features(lines[a], lines[b]) for a, b in pairs]
+    return {
+        "coh_skip_gain": float(np.mean(skip)) - adj if skip else 0.0,
+        "coh_parity_gap": float(S[same].mean() - S[cross].mean()) if same.any() else 0.0,
+        "coh_pair": float(np.mean([S[a, b] for a, b in pairs])),
+        "coh_couplet_adj": float(np.mean([_cos(couplets[i], couplets[i + 1]) for i in range(len(couplets) - 1)]))
+        if len(couplets) > 1 else 0.0,
+        "coh_parity_cos": _cos(_unit(V[0::2].sum(0)), _unit(V[1::2].sum(0))),
+        "coh_cp_pair": float(np.mean([r["pair_cos"] for r in raw])),
+        "coh_cp_tone": float(np.mean([r["tone_opposed"] for r in raw])),
+    }
 
 
 def _logistic(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
@@ -672,7 +720,9 @@ def _explain_fresh(score: float, lines: list[str]) -> str:
     return f"{len(stock)} 處三字套語，如{shown}（「{stock[0][0]}」見於前人詩 {stock[0][1]} 次）。"
 
 
-def _explain_coherence(p: float, lines: list[str]) -> str:
+def _explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None = None) -> str:
+    """Why 貫理 is what it is; names the couplet that holds least when the odd and the even lines
+    read as two poems taken in turns (the lines agree more with their own parity than across it)."""
     band = _band("貫理", p)
     vecs = [_text_vector(x) for x in lines]
     if len(lines) < 2:
@@ -681,6 +731,10 @@ def _explain_coherence(p: float, lines: list[str]) -> str:
     k = int(np.argmin(adj))
     if band == "good":
         return "句句相承，意脈貫通。"
+    if f is not None and len(lines) >= 4 and f.get("coh_parity_gap", 0.0) > 0:
+        j = 2 * int(np.argmin(adj[0::2]))  # the couplet whose two lines agree least
+        tones = "，平仄亦不相對" if couplet_features(lines[j], lines[j + 1])["tone_opposed"] < 0.5 else ""
+        return f"單句與雙句各成一脈，似兩首詩隔句相間：「{lines[j]}」與「{lines[j + 1]}」上下不相屬，意象不接{tones}。"
     if band == "fair":
         return f"大體相承，但「{lines[k]}」與「{lines[k + 1]}」之間意脈稍斷。"
     return f"事實雜亂：各句意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
@@ -823,8 +877,8 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
         criteria["貼題"] = _crit(p, _explain_relevance(p, ct, lines))
     else:
         criteria["貼題"] = _crit(None, "未給題目，不評貼題。")
-    p = _logistic(crit["coherence"], f)
-    criteria["貫理"] = _crit(p, _explain_coherence(p, lines))
+    p = _logistic(crit["coherence_short"] if len(lines) < SHORT_POEM and "coherence_short" in crit else crit["coherence"], f)
+    criteria["貫理"] = _crit(p, _explain_coherence(p, lines, f))
     p = _logistic(crit["ends"], f)
     criteria["首尾貫通"] = _crit(p, _explain_ends(p, lines))
     criteria["聯句切當"] = _couplet_criterion(lines)

@@ -28,6 +28,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 
@@ -385,6 +386,32 @@ class Degrader:
             chars = [c for c, n in char_freq.most_common(4000) if tones.get(c) == tone]
             self.by_tone[tone] = (chars, [char_freq[c] for c in chars])
         self.tones = tones
+        self.rng_interleaved = random.Random(seed + 1)  # its own draws: the other kinds stay as they were
+        self._rhyme: dict[int, str | None] = {}
+
+    def _rhyme_group(self, poem: dict) -> str | None:
+        """The 平水韻 group most of the even lines end in (the rhyme class of the poem)."""
+        key = id(poem)
+        if key not in self._rhyme:
+            from poetry.prosody import get_rhyme_book
+
+            book = get_rhyme_book("pingshui")
+            c = Counter(g for line in poem["lines"][1::2] for g in book.rhyme_groups_of(line[-1])[:1])
+            self._rhyme[key] = c.most_common(1)[0][0] if c else None
+        return self._rhyme[key]
+
+    def interleaved(self, poem: dict) -> dict | None:
+        """Two poems in turns: the poem's odd lines (1st, 3rd, …) with the even lines of another poem of
+        the same shape, of the same rhyme class when there is one (so rhyme and tones still hold).
+        None when no poem has the shape."""
+        n, k = len(poem["lines"]), len(poem["lines"][0])
+        donors = [d for d in self.by_shape.get((n, k), ()) if d is not poem]
+        if not donors or n < 4:
+            return None
+        group = self._rhyme_group(poem)
+        rhyming = [d for d in donors if group is not None and self._rhyme_group(d) == group]
+        d = self.rng_interleaved.choice(rhyming or donors)
+        return {**poem, "lines": [poem["lines"][i] if i % 2 == 0 else d["lines"][i] for i in range(n)]}
 
     def shuffled(self, poem: dict) -> dict:
         """Each line after the first taken from the same position of another poem of the same shape."""
@@ -425,21 +452,24 @@ def as_text(lines: list[str]) -> str:
     return "".join(line + ("，" if i % 2 == 0 else "。\n") for i, line in enumerate(lines))
 
 
-def _fit(pos: list[dict], neg: list[dict], names: list[str], C: float = 1.0) -> dict:
+def _fit(pos: list[dict], neg: list[dict], names: list[str], C: float = 1.0, balanced: bool = False) -> dict:
+    """A logistic calibrator of ``names``, real (pos) against degraded (neg); ``balanced`` weighs the two
+    classes equally whatever their sizes (so a probability of 0.5 keeps its meaning)."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import roc_auc_score
 
     X = np.array([[f[n] for n in names] for f in pos + neg])
     y = np.array([1] * len(pos) + [0] * len(neg))
     mu, sd = X.mean(0), X.std(0) + 1e-9
-    clf = LogisticRegression(C=C, max_iter=1000).fit((X - mu) / sd, y)
+    weight = np.where(y == 1, 1.0, len(pos) / max(len(neg), 1)) if balanced else None
+    clf = LogisticRegression(C=C, max_iter=1000).fit((X - mu) / sd, y, sample_weight=weight)
     auc = roc_auc_score(y, clf.decision_function((X - mu) / sd))
     log(f"  {names}: AUC {auc:.3f}")
     return {"features": names, "mean": mu.tolist(), "scale": sd.tolist(),
             "coef": clf.coef_[0].tolist(), "intercept": float(clf.intercept_[0]), "train_auc": auc}
 
 
-def _fit_trees(pos: list[dict], neg: list[dict], names: list[str]) -> dict:
+def _fit_trees(pos: list[dict], neg: list[dict], names: list[str], weight: np.ndarray | None = None) -> dict:
     """Monotone boosted trees over ``names`` (each feature can only raise the score), exported as JSON.
 
     Chosen on a dev split of the combiner's calibration half (docs/BENCHMARKS.md): depth 3, 200 rounds
@@ -452,7 +482,7 @@ def _fit_trees(pos: list[dict], neg: list[dict], names: list[str]) -> dict:
     X = np.array([[f[n] for n in names] for f in pos + neg])
     y = np.array([1] * len(pos) + [0] * len(neg))
     clf = HistGradientBoostingClassifier(monotonic_cst=[1] * len(names), max_depth=3, max_iter=200,
-                                         learning_rate=0.1, min_samples_leaf=50, random_state=SEED).fit(X, y)
+                                         learning_rate=0.1, min_samples_leaf=50, random_state=SEED).fit(X, y, sample_weight=weight)
     trees = []  # thresholds kept exact: scikit-learn's bin edges can fall on data values
     for (predictor,) in clf._predictors:
         trees.append([[int(n["feature_idx"]) if not n["is_leaf"] else -1, float(n["num_threshold"]),
@@ -525,6 +555,20 @@ def fit_detector(chars: list[tuple[np.ndarray, np.ndarray, np.ndarray]], feats: 
     return spec
 
 
+#: The degraded copies the combined score learns to tell from real poems, each kind's weight, and the weight
+#: of a real poem (as many as the copies). Interleaved copies weigh a quarter: chosen on the dev third
+#: (docs/BENCHMARKS.md, fourth pass), where a full weight cost off-topic 0.02 AUC.
+DEGRADATIONS = MappingProxyType({"shuffled": 1.0, "corrupted": 1.0, "off_topic": 1.0, "interleaved": 0.25})
+REAL_WEIGHT = sum(DEGRADATIONS.values())
+
+
+def _combiner_data(rows: dict[str, list[dict]]) -> tuple[list[dict], list[dict], np.ndarray]:
+    """(real, degraded, sample weights) for the combined trees."""
+    neg = [f for kind in DEGRADATIONS for f in rows[kind]]
+    weight = np.array([REAL_WEIGHT] * len(rows["real"]) + [DEGRADATIONS[k] for k in DEGRADATIONS for _ in rows[k]])
+    return rows["real"], neg, weight
+
+
 def _dev_combiner(rows: dict[str, list[dict]]) -> None:
     """Log the combiner's AUCs on a dev third of its poems when fitted on the other two thirds."""
     from sklearn.metrics import roc_auc_score
@@ -532,12 +576,14 @@ def _dev_combiner(rows: dict[str, list[dict]]) -> None:
     from poetry.grading import COMBINED_CRITERIA, _trees
 
     third = 2 * len(rows["real"]) // 3
-    fit = {k: v[:third] for k, v in rows.items()}
-    spec = _fit_trees(fit["real"] * 3, fit["shuffled"] + fit["corrupted"] + fit["off_topic"], list(COMBINED_CRITERIA))
-    real = [_trees(spec, f) for f in rows["real"][third:]]
+    fit = {k: [f for f in v if f["_poem"] < third] for k, v in rows.items()}
+    dev = {k: [f for f in v if f["_poem"] >= third] for k, v in rows.items()}
+    real_fit, neg_fit, weight = _combiner_data(fit)
+    spec = _fit_trees(real_fit, neg_fit, list(COMBINED_CRITERIA), weight)
+    real = [_trees(spec, f) for f in dev["real"]]
     cells = []
-    for kind in ("shuffled", "corrupted", "off_topic"):
-        neg = [_trees(spec, f) for f in rows[kind][third:]]
+    for kind in DEGRADATIONS:
+        neg = [_trees(spec, f) for f in dev[kind]]
         cells.append(f"{kind} {roc_auc_score([1] * len(real) + [0] * len(neg), real + neg):.4f}")
     log("  combiner on the dev third: AUC " + ", ".join(cells))
     if os.environ.get("GRADING_DUMP"):  # for experiments with the combiner (not used by the build)
@@ -555,6 +601,7 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     freq = Counter(ch for i in train[:20000] for line in poems[i]["lines"] for ch in line)
     deg = Degrader(pool, freq)
     feats: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": []}
+    interleaved: list[dict] = []  # not every poem has one (a rare shape): kept apart from the aligned lists
     chars: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per poem: real rows, corrupted rows, swapped
     t0 = time.time()
     for n, p in enumerate(half_a):
@@ -563,6 +610,9 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
         bad = deg.corrupted(p)
         feats["corrupted"].append(grading.features(bad["lines"], p["title"]))
         feats["off_topic"].append(grading.features(p["lines"], deg.off_topic(p)["title"]))
+        mixed = deg.interleaved(p)
+        if mixed is not None:
+            interleaved.append(dict(grading.features(mixed["lines"], p["title"]), _poem=n))
         swapped = np.array([x != y for a, b in zip(p["lines"], bad["lines"]) for x, y in zip(a, b)])
         chars.append((grading.char_features(p["lines"]), grading.char_features(bad["lines"]), swapped))
         if n % 1000 == 999:
@@ -605,7 +655,24 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     dev = _fit(feats["real"][:third], feats["corrupted"][:third], C["fluency"])
     log(f"  fluency calibrator, dev third of its poems: AUC {_auc(dev, feats['real'][third:], feats['corrupted'][third:]):.4f}")
     model["criteria"]["fluency"] = _fit(feats["real"], feats["corrupted"], C["fluency"])
-    model["criteria"]["coherence"] = _fit(feats["real"], feats["shuffled"], C["coherence"])
+    # 貫理 tells a poem from lines shuffled across poems and from two poems taken in turns, the two
+    # classes weighed equally; poems of fewer than six lines (絕句) have a calibrator of their own,
+    # since two couplets say little about interleaving and much less about drift
+    short = [len(p["lines"]) < grading.SHORT_POEM for p in half_a]
+    half = 2 * len(feats["real"]) // 3
+    for name, keep in (("coherence", lambda i: True), ("coherence_short", lambda i: short[i])):
+        real = [f for i, f in enumerate(feats["real"]) if keep(i)]
+        shuffled = [f for i, f in enumerate(feats["shuffled"]) if keep(i)]
+        mixed = [f for f in interleaved if keep(f["_poem"])]
+        is_fit = [i < half for i, _ in enumerate(feats["real"]) if keep(i)]
+        cut = sum(1 for f in mixed if f["_poem"] < half)
+        dev = _fit([f for f, t in zip(real, is_fit) if t], [f for f, t in zip(shuffled, is_fit) if t] + mixed[:cut],
+                   C["coherence"], balanced=True)
+        dev_real = [f for f, t in zip(real, is_fit) if not t]
+        log(f"  {name} calibrator, dev third of its poems: AUC shuffled "
+            f"{_auc(dev, dev_real, [f for f, t in zip(shuffled, is_fit) if not t]):.4f}, interleaved "
+            f"{_auc(dev, dev_real, mixed[cut:]):.4f}")
+        model["criteria"][name] = _fit(real, shuffled + mixed, C["coherence"], balanced=True)
     model["criteria"]["ends"] = _fit(feats["real"], feats["shuffled"], C["ends"])
     titled = [f for f in feats["real"] if f["has_title"]]
     off = [f for f in feats["off_topic"] if f["has_title"]]
@@ -620,28 +687,32 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     grading.reload_models()
 
     # the combiner: log-scores of the criteria, on the other half (never seen by the calibrators)
-    comb: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": []}
+    comb: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": [], "interleaved": []}
     measured = []
     t0 = time.time()
     for n, p in enumerate(half_b):
         copies = {"real": p, "shuffled": deg.shuffled(p), "corrupted": deg.corrupted(p), "off_topic": deg.off_topic(p)}
+        mixed = deg.interleaved(p)
+        if mixed is not None:
+            copies["interleaved"] = mixed
         try:
             rows = {k: grading.measure_poem(as_text(q["lines"]), title=q["title"])[2] for k, q in copies.items()}
         except grading.PoetryError:
             continue
         measured.append(rows["real"])
+        index = len(comb["real"])  # the poem's place, so that the dev split keeps a poem's copies together
         for k, crit in rows.items():
-            comb[k].append((crit, grading.title_information(copies[k]["title"])))
+            comb[k].append((crit, grading.title_information(copies[k]["title"]), index))
         if n % 1000 == 999:
             log(f"criteria {n + 1}/{len(half_b)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
     neutral = {}
     for name in grading.COMBINED_CRITERIA:
         vals = [c[name]["score"] for c in measured if c[name]["score"] is not None]
         neutral[name] = math.log(max(float(np.median(vals)), 1e-3)) if vals else math.log(0.5)
-    rows = {k: [grading.combined_features(c, neutral, info) for c, info in v] for k, v in comb.items()}
+    rows = {k: [dict(grading.combined_features(c, neutral, info), _poem=i) for c, info, i in v] for k, v in comb.items()}
     _dev_combiner(rows)
-    negatives = rows["shuffled"] + rows["corrupted"] + rows["off_topic"]
-    model["combined"] = _fit_trees(rows["real"] * 3, negatives, list(grading.COMBINED_CRITERIA))
+    real, negatives, weight = _combiner_data(rows)
+    model["combined"] = _fit_trees(real, negatives, list(grading.COMBINED_CRITERIA), weight)
     model["combined"]["neutral"] = neutral
     # each criterion's spread over real poems, for the explanations' bands
     model["real_quantiles"] = {

@@ -5,7 +5,8 @@
 For every anthology poem: the real poem with its title, a shuffled copy (each line after the first from
 the same position of another anthology poem of the same shape), a corrupted copy (a quarter of the
 characters replaced by frequent characters of the same tone), and an off-topic copy (another poem's
-title). Reports the ROC AUC of Grade.score, real against each kind, overall and per form; the grade
+title), and an interleaved copy (its odd lines with the even lines of another anthology poem of the same
+shape, of the same rhyme class when there is one: tones and rhyme still hold). Reports the ROC AUC of Grade.score, real against each kind, overall and per form; the grade
 distribution per kind; and the time to grade one poem.
 """
 
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     freq = Counter(ch for i, p in enumerate(poems) if i not in held for line in p["lines"] for ch in line)
     deg = build.Degrader(anthology, freq, seed=7)
     warm_up()
-    kinds = ("real", "shuffled", "corrupted", "off_topic")
+    kinds = ("real", "shuffled", "corrupted", "off_topic", "interleaved")
     scores: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
     grades: dict[str, dict[str, Counter]] = {k: defaultdict(Counter) for k in kinds}
     crit_scores: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
@@ -90,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
             "corrupted": deg.corrupted(p),
             "off_topic": deg.off_topic(p),
         }
+        mixed = deg.interleaved(p)
+        if mixed is not None:
+            copies["interleaved"] = mixed
         form = p["type"]
         group = "律詩" if "律詩" in form else "絕句" if "絕句" in form else "古詩・樂府"
         for kind, q in copies.items():
@@ -103,19 +107,23 @@ def main(argv: list[str] | None = None) -> int:
                 grades[kind][key][g.grade] += 1
     forms = ["all", "律詩", "絕句", "古詩・樂府"] + sorted(k for k in scores["real"] if k not in ("all", "律詩", "絕句", "古詩・樂府"))
     print(f"唐詩三百首: {len(anthology)} poems held out of training ({len(held)} corpus versions excluded)\n")
-    print("| form | n | AUC shuffled | AUC corrupted | AUC off-topic |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| form | n | AUC shuffled | AUC corrupted | AUC off-topic | AUC interleaved (n) |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for f in forms:
         r = scores["real"][f]
         row = [f"{auc(r, scores[k][f]):.3f}" for k in ("shuffled", "corrupted", "off_topic")]
+        mixed = scores["interleaved"].get(f, [])
+        row.append(f"{auc(r, mixed):.3f} ({len(mixed)})" if mixed else "–")
         print(f"| {f} | {len(r)} | " + " | ".join(row) + " |")
     print("\nEach criterion alone (AUC, real against the degradation it is meant to notice):\n")
-    print("| form | 貫理 / shuffled | 首尾貫通 / shuffled | 一氣呵成 / corrupted | 貼題 / off-topic | 平仄和暢 / shuffled |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| form | 貫理 / shuffled | 首尾貫通 / shuffled | 一氣呵成 / corrupted | 貼題 / off-topic | 平仄和暢 / shuffled "
+          "| 貫理 / interleaved | 聯句切當 / interleaved |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for f in ("all", "律詩", "絕句", "古詩・樂府"):
         cells = []
         for name, kind in (("貫理", "shuffled"), ("首尾貫通", "shuffled"), ("一氣呵成", "corrupted"),
-                           ("貼題", "off_topic"), ("平仄和暢", "shuffled")):
+                           ("貼題", "off_topic"), ("平仄和暢", "shuffled"), ("貫理", "interleaved"),
+                           ("聯句切當", "interleaved")):
             cells.append(f"{auc(crit_scores['real'][f'{f}|{name}'], crit_scores[kind][f'{f}|{name}']):.3f}")
         print(f"| {f} | " + " | ".join(cells) + " |")
     print("\nGrade distribution (share of each kind, per group):\n")
@@ -131,6 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     ms = sorted(t * 1000 for t in timings)
     print(f"\nTime to grade one poem (grade_poem, warm, {len(ms)} poems): median {statistics.median(ms):.1f} ms, "
           f"p95 {ms[int(len(ms) * 0.95)]:.1f} ms, max {ms[-1]:.1f} ms")
+    from tests.judge_fixtures import POEMS
+
+    for seat, (title, text) in POEMS.items():
+        g = grade_poem(text, title=title)
+        print(f"Judge fixture seat {seat} 《{title}》: {g.grade} {g.score:.3f} (貫理 {g.criteria['貫理']['score']}, "
+              f"聯句切當 {g.criteria['聯句切當']['score']})")
     dash = time_dashboard()
     print(f"Open the 詩伯's dashboard of a four-poem round (GET /r/<code>/judge, test client, {len(dash)} times): "
           f"median {statistics.median(dash):.0f} ms, max {dash[-1]:.0f} ms")

@@ -214,6 +214,41 @@ def test_heldout_matches_finds_versions_of_anthology_poems():
     assert sorted(train + calib) == [i for i in range(len(corpus)) if i not in held]
 
 
+# 李白《渡荊門送別》《送友人》 (唐詩三百首): 五言律詩, rhyming in 尤 like 山居秋暝 / in 庚
+DU_JINGMEN = "渡遠荊門外，來從楚國遊。山隨平野盡，江入大荒流。月下飛天鏡，雲生結海樓。仍憐故鄉水，萬里送行舟。"
+SONG_YOUREN = "青山橫北郭，白水繞東城。此地一為別，孤蓬萬里征。浮雲遊子意，落日故人情。揮手自茲去，蕭蕭班馬鳴。"
+
+
+def test_interleaved_copies_take_turns_with_a_poem_of_the_same_shape_and_rhyme():
+    from collections import Counter
+
+    from scripts.build_grading import Degrader
+
+    pool = [_poem("春望", CHUNWANG), _poem("山居秋暝", SHANJU), _poem("渡荊門送別", DU_JINGMEN),
+            _poem("送友人", SONG_YOUREN), _poem("登鸛雀樓", "白日依山盡，黃河入海流。欲窮千里目，更上一層樓。")]
+    deg = Degrader(pool, Counter("".join(CHUNWANG + SHANJU)))
+    own, donor = lines_of(SHANJU), lines_of(DU_JINGMEN)
+    for _ in range(5):  # 渡荊門送別 is the only other poem rhyming in 尤
+        mixed = deg.interleaved(pool[1])["lines"]
+        assert mixed[0::2] == own[0::2] and mixed[1::2] == donor[1::2]
+    assert deg.interleaved(pool[4]) is None  # no other 絕句 to take turns with
+    # the other kinds draw as they did before the interleaved copies existed
+    assert Degrader(pool, Counter(CHUNWANG)).shuffled(pool[0]) == Degrader(pool, Counter(CHUNWANG)).shuffled(pool[0])
+
+
+@pytest.mark.parametrize("text,title,donor", [(SHANJU, "山居秋暝", DU_JINGMEN), (CHUNWANG, "春望", SHANJU)])
+def test_interleaved_poem_fails_coherence_with_a_reason(text, title, donor):
+    real, other = lines_of(text), lines_of(donor)
+    mixed = [real[i] if i % 2 == 0 else other[i] for i in range(len(real))]
+    g_mixed = grade_poem(as_text(mixed), title=title)
+    for original, t in ((text, title), (donor, None)):
+        assert g_mixed.criteria["貫理"]["score"] < grade_poem(original, title=t).criteria["貫理"]["score"] - 0.3
+    assert g_mixed.criteria["貫理"]["score"] < DEFAULT_THRESHOLDS["中品"]
+    assert g_mixed.criteria["平仄和暢"]["score"] > 0.9  # tones and rhyme still hold: only coherence tells
+    assert "隔句相間" in g_mixed.criteria["貫理"]["explanation"]
+    assert g_mixed.grade in ("下品", "荒牌")
+
+
 def test_normalise_title_ignores_numbering_and_punctuation():
     from scripts.build_grading import normalise_title
 
