@@ -478,6 +478,8 @@
       return tiles;
     }
 
+    var focusIndex = null;  // the hand's one tab stop: the tile last moved to with the arrow keys
+
     function renderHand() {
       if (!hand || animating) return;
       var box = $("hand");
@@ -500,9 +502,11 @@
         var node = tileNode(t);
         node.setAttribute("data-index", String(t.index));
         node.setAttribute("role", "button");
-        node.tabIndex = 0;
+        node.tabIndex = t.index === focusIndex ? 0 : -1;
         row.appendChild(node);
       });
+      // one tab stop for the whole hand (the arrow keys move within it), not 150
+      if (!box.querySelector('.tile[tabindex="0"]') && box.querySelector(".tile")) box.querySelector(".tile").tabIndex = 0;
       $("hand-count").textContent = fill(S.handCount, { n: hand.length }) +
         (state.wildcards ? fill(S.handWildcards, { n: state.wildcards }) : "");
       markUsed();
@@ -518,14 +522,23 @@
       });
     });
 
-    function insertChar(ch) {
+    function insertChar(ch, keepFocus) {
       var area = $("poem-text");
       if (area.readOnly || $("editor-panel").hidden) return;
       var startPos = area.selectionStart, endPos = area.selectionEnd;
       area.setRangeText(ch, startPos, endPos, "end");
       area.dispatchEvent(new Event("input", { bubbles: true }));
-      // on a phone, focusing would pop the keyboard up at every tile: keep the cursor, not the focus
+      // on a phone, focusing would pop the keyboard up at every tile: keep the cursor, not the focus;
+      // from the keyboard, stay on the tile so that the next one is an arrow key away
+      if (keepFocus) return;
       if (!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches)) area.focus({ preventScroll: true });
+    }
+
+    function focusTile(node) {
+      $("hand").querySelectorAll('.tile[tabindex="0"]').forEach(function (other) { other.tabIndex = -1; });
+      node.tabIndex = 0;
+      focusIndex = Number(node.getAttribute("data-index"));
+      node.focus();
     }
 
     $("hand").addEventListener("click", function (event) {
@@ -534,7 +547,15 @@
     });
     $("hand").addEventListener("keydown", function (event) {
       var node = event.target.closest(".tile");
-      if (node && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); insertChar(node.textContent); }
+      if (!node) return;
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); insertChar(node.textContent, true); return; }
+      var tiles = Array.prototype.slice.call($("hand").querySelectorAll(".tile"));
+      var at = tiles.indexOf(node);
+      var to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
+                 Home: 0, End: tiles.length - 1 }[event.key];
+      if (to === undefined) return;
+      event.preventDefault();
+      focusTile(tiles[Math.max(0, Math.min(tiles.length - 1, to))]);
     });
 
     function markUsed() {

@@ -154,3 +154,31 @@ def test_pages_load_without_a_failed_request(live_server, new_page):
         page.wait_for_load_state("networkidle")
         page.wait_for_timeout(200)
     assert errors == []
+
+
+def test_the_hand_is_one_tab_stop_and_the_arrow_keys_pick_tiles(served_round, new_page):
+    base, code, tokens = served_round
+    player = new_page()
+    player.goto(f"{base}/r/{code}/k/{tokens[2]}")
+    player.wait_for_function("document.querySelectorAll('#hand .tile').length === 150", timeout=30000)
+    player.wait_for_selector("#replay-anim:not([hidden])", timeout=30000)
+    # the seat's poem is in (judged_round): reopen it as its 詩伯 would, so that the editor takes tiles
+    player.evaluate("""([code, token]) => fetch('/api/rounds/' + code + '/reopen', {method: 'POST',
+        headers: {'Content-Type': 'application/json', 'Authorization': 'Bearer ' + token},
+        body: JSON.stringify({seat: 2})})""", [code, tokens[1]])
+    player.wait_for_function("!document.querySelector('#poem-text').readOnly", timeout=8000)
+    assert player.locator('#hand .tile[tabindex="0"]').count() == 1
+    player.fill("#poem-text", "")
+    player.locator('#hand .tile[tabindex="0"]').focus()
+    tiles = player.locator("#hand .tile").all_inner_texts()
+    player.keyboard.press("ArrowRight")
+    player.keyboard.press("Enter")
+    player.keyboard.press("ArrowRight")
+    player.keyboard.press(" ")
+    assert player.input_value("#poem-text") == tiles[1] + tiles[2]
+    assert player.evaluate("document.activeElement.textContent") == tiles[2]  # still in the hand
+    player.keyboard.press("End")
+    assert player.evaluate("document.activeElement.textContent") == tiles[-1]
+    assert player.locator('#hand .tile[tabindex="0"]').count() == 1
+    player.click("[data-sort='tone']")  # re-sorted: still one tab stop, on the same tile
+    assert player.locator('#hand .tile[tabindex="0"]').all_inner_texts() == [tiles[-1]]
