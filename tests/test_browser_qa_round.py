@@ -182,3 +182,24 @@ def test_the_hand_is_one_tab_stop_and_the_arrow_keys_pick_tiles(served_round, ne
     assert player.locator('#hand .tile[tabindex="0"]').count() == 1
     player.click("[data-sort='tone']")  # re-sorted: still one tab stop, on the same tile
     assert player.locator('#hand .tile[tabindex="0"]').all_inner_texts() == [tiles[-1]]
+
+
+def test_long_unbroken_names_and_titles_do_not_widen_the_phone_page(live_server, new_page):
+    def post(path, body, token=None):
+        request = urllib.request.Request(live_server + path, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json",
+                                                  **({"Authorization": f"Bearer {token}"} if token else {})})
+        with urllib.request.urlopen(request) as response:
+            return json.load(response)
+
+    created = post("/api/rounds", {"title": "W" * 40, "host_name": "Ｗ" * 20, "penalty": "drink" * 40})
+    code = created["code"]
+    for name in ("M" * 20, "x" * 20, "長" * 20):
+        post(f"/api/rounds/{code}/join", {"name": name})
+    post(f"/api/rounds/{code}/deal", {}, created["host_token"])
+    page = new_page(viewport=PHONE)
+    page.goto(created["host_link"])
+    for path in (f"/r/{code}", f"/r/{code}/judge", "/rounds/history", f"/r/{code}/verify"):
+        page.goto(live_server + path)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
