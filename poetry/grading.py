@@ -140,6 +140,37 @@ def _vectors() -> _Vectors:
 
 
 @cache
+def _title_pairs() -> tuple[np.ndarray, np.ndarray, float]:
+    """貼題's learned pair weights: (sorted keys title index × body count + body index, weights, intercept)."""
+    npz = load_arrays("grading_title_pairs.npz")
+    keys, weights = npz["keys"].astype(np.int64), npz["weight"].astype(np.float32)
+    keys.flags.writeable = weights.flags.writeable = False
+    return keys, weights, float(npz["intercept"])
+
+
+def title_pair_score(title: str, lines: list[str]) -> float:
+    """How much the (title character, body character) pairs of a poem say that the title is its own:
+    a logistic model over the pairs of the title-body PMI table present in the poem, learned from the
+    training poems against the same bodies under other titles (scripts/build_grading.py), each title
+    character counting equally. 0 without a known title character.
+
+    >>> body = ["胡馬嘶秋草", "邊城月照沙"]
+    >>> title_pair_score("塞下曲", body) > title_pair_score("閨怨", body)
+    True
+    """
+    vec = _vectors()
+    t_ids = [vec.title_index[ch] for ch in dict.fromkeys(clean_title(title)) if ch in vec.title_index]
+    if not t_ids:
+        return 0.0
+    body = np.array(sorted({vec.index[ch] for line in lines for ch in line if ch in vec.index}), dtype=np.int64)
+    keys, weights, intercept = _title_pairs()
+    wanted = (np.array(t_ids, dtype=np.int64)[:, None] * len(vec.index) + body[None, :]).ravel()
+    pos = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    hit = keys[pos] == wanted
+    return intercept + float(weights[pos[hit]].sum()) / len(t_ids)
+
+
+@cache
 def _word_idf() -> Mapping[str, float]:
     out = {}
     with open(data_path("grading_words.tsv"), encoding="utf-8") as fh:
@@ -161,7 +192,7 @@ def reload_models() -> None:
     """Forget the loaded models (the build script calls this after rewriting data/)."""
     from poetry.lm import load_lm
 
-    for f in (_vectors, _word_idf, _model, load_lm):
+    for f in (_vectors, _title_pairs, _word_idf, _model, load_lm):
         f.cache_clear()
 
 
@@ -172,6 +203,7 @@ def warm_up() -> None:
     load_lm()
     load_lm(reversed=True)
     _vectors()
+    _title_pairs()
     _word_idf()
     _model()
     _tokenizer()
@@ -185,7 +217,7 @@ CRITERION_FEATURES = {
     "coherence": ["coh_adj", "coh_min", "coh_loo", "rhyme_share", "coh_skip_gain", "coh_parity_gap", "coh_pair",
                   "coh_couplet_adj", "coh_parity_cos", "coh_cp_pair", "coh_cp_tone"],
     "ends": ["coh_first_last", "coh_ends_rest"],
-    "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max"],
+    "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max", "rel_pairs"],
 }
 COUPLET_FEATURES = ["pair_cos", "same_class", "tone_opposed", "same_char", "topic_cos"]
 COMBINED_FEATURES = [
@@ -520,8 +552,9 @@ def features(lines: list[str], title: str | None) -> dict[str, float]:
         f["rel_maxline"] = max(_cos(t, v) for v in vecs)
         f["rel_lex"] = _sparse_cos(_tfidf(title), _tfidf("".join(lines)))
         f["rel_assoc"], f["rel_assoc_max"] = _title_body(title, lines)
+        f["rel_pairs"] = title_pair_score(title, lines)
     else:
-        f.update(rel_topic=0.0, rel_maxline=0.0, rel_lex=0.0, rel_assoc=0.0, rel_assoc_max=0.0)
+        f.update(rel_topic=0.0, rel_maxline=0.0, rel_lex=0.0, rel_assoc=0.0, rel_assoc_max=0.0, rel_pairs=0.0)
     return f
 
 

@@ -9,7 +9,8 @@ Splits of the 57,607 poems of 全唐詩:
     combining model (so that the LM has never seen the poems the combiner learns from);
   * training: the rest, for the character trigram LM, the topic vectors, the word IDF and the 對仗 classes.
 
-Writes data/lm_chars.npz, data/grading_vectors.npz, data/grading_words.tsv, data/grading_model.json.
+Writes data/lm_chars.npz, data/lm_chars_rev.npz, data/grading_vectors.npz, data/grading_words.tsv (stage lm),
+data/grading_title_pairs.npz and data/grading_model.json (stage model).
 """
 
 from __future__ import annotations
@@ -351,6 +352,49 @@ def build_word_idf(poems: list[dict], train: list[int], min_df: int = 3) -> list
     return rows
 
 
+TITLE_PAIRS_C = 10.0  # chosen among 3, 10, 30, 300, 3,000 on the relevance calibrator's dev third
+
+
+def fit_title_pairs(poems: list[dict], train: list[int]) -> dict[str, np.ndarray]:
+    """貼題's learned pair weights: a logistic model over the (title character, body character) pairs of
+    the title-body PMI table (grading_vectors.npz) present in a poem, each pair 1 / (the number of the
+    title's known characters), fitted on the titled training poems (each under its own title and under a
+    seeded random other title). Pairs whose weight rounds to 0 are dropped."""
+    from scipy import sparse
+    from sklearn.linear_model import LogisticRegression
+
+    from poetry.grading import _vectors, clean_title
+
+    vec = _vectors()
+    n_body = len(vec.index)
+    z = np.load(DATA / "grading_vectors.npz")
+    table = z["tb_title"].astype(np.int64) * n_body + z["tb_body"].astype(np.int64)
+    column = {int(k): j for j, k in enumerate(table)}
+    titled = [poems[i] for i in train if clean_title(poems[i]["title"])]
+    rng = random.Random(SEED)
+    rows, cols, vals, y = [], [], [], []
+    for p in titled:
+        other = rng.choice(titled)
+        while normalise_title(other["title"]) == normalise_title(p["title"]):
+            other = rng.choice(titled)
+        body = {vec.index[ch] for line in p["lines"] for ch in line if ch in vec.index}
+        for label, title in ((1, p["title"]), (0, other["title"])):
+            t_ids = [vec.title_index[ch] for ch in dict.fromkeys(clean_title(title)) if ch in vec.title_index]
+            hits = [column[k] for k in (t * n_body + b for t in t_ids for b in body) if k in column]
+            rows.extend([len(y)] * len(hits))
+            cols.extend(hits)
+            vals.extend([1.0 / max(len(t_ids), 1)] * len(hits))
+            y.append(label)
+    X = sparse.csr_matrix((vals, (rows, cols)), shape=(len(y), len(table)))
+    clf = LogisticRegression(C=TITLE_PAIRS_C, solver="liblinear", max_iter=3000).fit(X, np.array(y))
+    w = clf.coef_[0].astype(np.float16)
+    keep = np.abs(w) >= 1e-3
+    log(f"貼題 pair weights: {len(titled)} titled poems, {len(table)} pairs, {int(keep.sum())} kept (C={TITLE_PAIRS_C})")
+    order = np.argsort(table[keep])
+    return {"keys": table[keep][order].astype(np.int32), "weight": w[keep][order],
+            "intercept": np.array(float(clf.intercept_[0]))}
+
+
 # --- degraded copies and the combining model ---------------------------------------------------
 
 
@@ -676,6 +720,10 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     model["criteria"]["ends"] = _fit(feats["real"], feats["shuffled"], C["ends"])
     titled = [f for f in feats["real"] if f["has_title"]]
     off = [f for f in feats["off_topic"] if f["has_title"]]
+    titled_fit = [f for f in feats["real"][:half] if f["has_title"]]
+    dev = _fit(titled_fit, [f for f in feats["off_topic"][:half] if f["has_title"]], C["relevance"])
+    log(f"  relevance calibrator, dev third of its poems: AUC "
+        f"{_auc(dev, [f for f in feats['real'][half:] if f['has_title']], [f for f in feats['off_topic'][half:] if f['has_title']]):.4f}")
     model["criteria"]["relevance"] = _fit(titled, off, C["relevance"])
     model["criteria"]["parallel"] = _fit(lu_pos, lu_neg, grading.COUPLET_FEATURES)
     model["criteria"]["couplet"] = _fit(cp_pos, cp_neg, ["topic_cos", "pair_cos", "tone_opposed"])
@@ -747,6 +795,10 @@ def main(argv: list[str] | None = None) -> int:
             for w, v in rows:
                 fh.write(f"{w}\t{v:.3f}\n")
     if args.stage in ("all", "model"):
+        from poetry import grading
+
+        grading.reload_models()
+        np.savez_compressed(DATA / "grading_title_pairs.npz", **fit_title_pairs(poems, train))
         model = build_model(poems, calib, train)
         model["splits"] = {"heldout": len(held), "calibration": len(calib), "training": len(train)}
         (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
