@@ -55,3 +55,16 @@ def test_a_refusal_quotes_what_the_user_typed_as_typed_for_a_simplified_reader(c
     detail = refused.get_json()["detail"]
     assert "「東坡」" in detail and "东坡" not in detail  # the name as they typed it
     assert "請" not in detail and "请" in detail  # the app's words in 简体
+
+
+def test_theme_titles_stay_as_given_for_a_simplified_reader(app):
+    """以此起稿 puts the title in the draft and a title must be made of one's own (traditional) tiles."""
+    hand = "江萍湖草煙浦漁磯釣舟"
+    hant = app.test_client().post("/api/themes", json={"chars": hand}).get_json()
+    reader = app.test_client()
+    reader.set_cookie("script", "hans")
+    hans = reader.post("/api/themes", json={"chars": hand}).get_json()
+    titles = [theme["titles"] for theme in hant["themes"]]
+    assert any(T2S.convert(title) != title for group in titles for title in group)  # 漁父, not 渔父
+    assert [theme["titles"] for theme in hans["themes"]] == titles
+    assert hans["themes"][0]["name"] == T2S.convert(hant["themes"][0]["name"])  # the words around them in 简体

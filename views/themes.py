@@ -52,11 +52,11 @@ def api_themes():
         current_app.logger.exception("suggest_themes failed on %d characters", len(chars))
         return _refusal("這手牌暫時無法歸類（程式出錯，已記錄）。", hans, status=422)
     result = themes_to_json(suggestions)
-    if hans:  # names and titles in the reader's script; the characters stay as given (they match the tiles)
+    if hans:  # names in the reader's script; the characters and the titles stay as given (they match the
+        # tiles: 以此起稿 puts a title in the draft, and a title must be made of one's own tiles)
         for theme in result["themes"]:
             for key in ("name", "description"):
                 theme[key] = to_simplified(theme[key])
-            theme["titles"] = [to_simplified(t) for t in theme["titles"]]
             for rhyme in theme["rhymes"]:
                 rhyme["group"] = to_simplified(rhyme["group"])
     return jsonify(result)
