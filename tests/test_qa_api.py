@@ -181,3 +181,16 @@ def test_grade_refuses_control_characters_by_name(client, field):
     response = post(client, "/api/grade", body)
     assert response.status_code == 400
     assert "控制字元" in response.get_json()["detail"]
+
+
+def test_a_round_page_that_is_not_yet_open_leads_back_to_the_round(client, dealt):
+    code, tokens = dealt
+    early = client.get(f"/r/{code}/results")  # not yet published
+    assert early.status_code == 409
+    assert f'href="/r/{code}">回牌局</a>' in early.get_data(as_text=True)
+    player = client.get(f"/r/{code}/k/{tokens[1]}")  # a player's seat cookie, not the 詩伯's
+    assert player.status_code in (200, 302)
+    refused = client.get(f"/r/{code}/judge")
+    assert refused.status_code == 403 and f'href="/r/{code}">回牌局</a>' in refused.get_data(as_text=True)
+    unknown = client.get("/r/ZZZZZZ/verify")  # no such round: no link to it
+    assert unknown.status_code == 404 and "回牌局" not in unknown.get_data(as_text=True)
