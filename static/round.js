@@ -381,7 +381,10 @@
     function animateDeal() {
       if (animating || !state.count_tile) return Promise.resolve();
       animating = true;
-      skipAnimation = false;
+      // those who asked their system for less motion see where the tiles went, not 600 of them flying
+      // (略過動畫 for everyone else; 重看抽牌 plays it out on request)
+      skipAnimation = !replaying && !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+      replaying = false;
       $("skip-anim").hidden = false;
       $("replay-anim").hidden = true;
       var t = state.count_tile;
@@ -459,7 +462,8 @@
     }
 
     $("skip-anim").addEventListener("click", function () { skipAnimation = true; });
-    $("replay-anim").addEventListener("click", function () { animateDeal(); });
+    var replaying = false;
+    $("replay-anim").addEventListener("click", function () { replaying = true; animateDeal(); });
 
     // -- the hand --
 

@@ -35,6 +35,14 @@ def served_round(tmp_path):
     app.extensions["poetry_store"].engine.dispose()
 
 
+def post_json(base, path, body, token=None):
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
 def judge_in_simplified(new_page, base, code, token, viewport=None):
     page = new_page(viewport=viewport)
     page.on("dialog", lambda dialog: dialog.accept())
@@ -98,13 +106,7 @@ def test_controls_are_big_enough_to_tap_on_a_phone(served_round, new_page):
 def test_a_seated_player_is_told_when_the_table_is_full_and_finds_the_results(served_round, new_page):
     base, code, tokens = served_round
     # the lobby of another round: the note changes live when the fourth player sits down
-    def post(path, body):
-        request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request) as response:
-            return json.load(response)
-
-    lobby = post("/api/rounds", {"title": "候座", "host_name": "東坡"})["code"]
+    lobby = post_json(base, "/api/rounds", {"title": "候座", "host_name": "東坡"})["code"]
     player = new_page(viewport=PHONE)
     player.goto(f"{base}/r/{lobby}")
     player.fill("#join-name", "子由")
@@ -112,7 +114,7 @@ def test_a_seated_player_is_told_when_the_table_is_full_and_finds_the_results(se
     player.wait_for_selector("#seats .seat:has-text('子由') .badge-you")
     assert "等四人到齊" in player.inner_text("#notice")
     for name in ("少游", "魯直"):
-        post(f"/api/rounds/{lobby}/join", {"name": name})
+        post_json(base, f"/api/rounds/{lobby}/join", {"name": name})
     player.wait_for_function("document.querySelector('#notice').textContent.includes('四人已齊')", timeout=8000)
     assert "等四人到齊" not in player.inner_text("#notice")
 
@@ -185,21 +187,39 @@ def test_the_hand_is_one_tab_stop_and_the_arrow_keys_pick_tiles(served_round, ne
 
 
 def test_long_unbroken_names_and_titles_do_not_widen_the_phone_page(live_server, new_page):
-    def post(path, body, token=None):
-        request = urllib.request.Request(live_server + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json",
-                                                  **({"Authorization": f"Bearer {token}"} if token else {})})
-        with urllib.request.urlopen(request) as response:
-            return json.load(response)
-
-    created = post("/api/rounds", {"title": "W" * 40, "host_name": "Ｗ" * 20, "penalty": "drink" * 40})
+    created = post_json(live_server, "/api/rounds", {"title": "W" * 40, "host_name": "Ｗ" * 20, "penalty": "drink" * 40})
     code = created["code"]
     for name in ("M" * 20, "x" * 20, "長" * 20):
-        post(f"/api/rounds/{code}/join", {"name": name})
-    post(f"/api/rounds/{code}/deal", {}, created["host_token"])
+        post_json(live_server, f"/api/rounds/{code}/join", {"name": name})
+    post_json(live_server, f"/api/rounds/{code}/deal", {}, created["host_token"])
     page = new_page(viewport=PHONE)
     page.goto(created["host_link"])
     for path in (f"/r/{code}", f"/r/{code}/judge", "/rounds/history", f"/r/{code}/verify"):
         page.goto(live_server + path)
         page.wait_for_load_state("networkidle")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+
+
+def test_less_motion_shows_the_deal_at_once(live_server, new_page, browser):
+    """A player whose system asks for less motion sees the dealt hand, not 600 tiles drawn one by one."""
+    created = post_json(live_server, "/api/rounds", {"title": "靜觀", "host_name": "東坡"})
+    code = created["code"]
+    for name in ("子由", "少游"):
+        post_json(live_server, f"/api/rounds/{code}/join", {"name": name})
+    context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    try:
+        player = context.new_page()
+        player.goto(f"{live_server}/r/{code}")
+        player.fill("#join-name", "魯直")
+        player.click("#join-form button")
+        player.wait_for_selector("#seats .seat:has-text('魯直') .badge-you")
+        player.evaluate("""() => { window.drawTexts = [];
+            new MutationObserver(() => window.drawTexts.push(document.querySelector('#count-text').textContent))
+              .observe(document.querySelector('#count-text'), {childList: true, characterData: true, subtree: true}); }""")
+        post_json(live_server, f"/api/rounds/{code}/deal", {}, created["host_token"])
+        player.wait_for_selector("#replay-anim:not([hidden])", timeout=15000)
+        assert player.locator("#hand .tile").count() == 150
+        drawing = [text for text in player.evaluate("window.drawTexts") if "輪抽中" in text]
+        assert drawing == ["輪抽中：600/600"], drawing[:5]
+    finally:
+        context.close()
