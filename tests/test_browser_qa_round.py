@@ -223,3 +223,16 @@ def test_less_motion_shows_the_deal_at_once(live_server, new_page, browser):
         assert drawing == ["輪抽中：600/600"], drawing[:5]
     finally:
         context.close()
+
+
+def test_a_newcomer_with_a_code_joins_from_the_home_page(live_server, new_page):
+    code = post_json(live_server, "/api/rounds", {"title": "春宴", "host_name": "東坡"})["code"]
+    page = new_page(viewport=PHONE)
+    page.goto(live_server + "/")
+    page.fill("#home-join-code", code.lower())  # as a friend might type it
+    page.click(".card-join button")
+    page.wait_for_url(f"**/r/{code}")
+    page.wait_for_selector("#join-panel:not([hidden])")
+    page.fill("#join-name", "少游")
+    page.click("#join-form button")
+    page.wait_for_selector("#seats .seat:has-text('少游') .badge-you")
