@@ -236,3 +236,16 @@ def test_a_newcomer_with_a_code_joins_from_the_home_page(live_server, new_page):
     page.fill("#join-name", "少游")
     page.click("#join-form button")
     page.wait_for_selector("#seats .seat:has-text('少游') .badge-you")
+
+
+def test_the_sample_hand_on_the_themes_page_is_real_tiles_in_simplified(live_server, new_page):
+    from poetry.tiles import load_tile_set
+
+    tiles = {tile.char for tile in load_tile_set()}
+    page = new_page(viewport=PHONE)
+    page.goto(live_server + "/script/hans")
+    page.goto(live_server + "/themes")
+    page.click("#themes-sample")
+    hand = page.input_value("#themes-input").replace(" ", "").replace("\n", "")
+    assert len(hand) >= 100
+    assert [c for c in hand if c not in tiles] == []  # 還, not 还: the game's tiles as they are
