@@ -68,3 +68,23 @@ def test_theme_titles_stay_as_given_for_a_simplified_reader(app):
     assert any(T2S.convert(title) != title for group in titles for title in group)  # 漁父, not 渔父
     assert [theme["titles"] for theme in hans["themes"]] == titles
     assert hans["themes"][0]["name"] == T2S.convert(hant["themes"][0]["name"])  # the words around them in 简体
+
+
+def test_a_refused_submission_quotes_the_poets_characters_as_typed(client, app):
+    created = client.post("/api/rounds", json={"title": "雅集", "host_name": "東坡"}).get_json()
+    code, host = created["code"], created["host_token"]
+    player = app.test_client()
+    token = player.post(f"/api/rounds/{code}/join", json={"name": "少游"}).get_json()["token"]
+    for name in ("魯直", "無咎"):
+        app.test_client().post(f"/api/rounds/{code}/join", json={"name": name})
+    assert client.post(f"/api/rounds/{code}/deal", headers={"Authorization": f"Bearer {host}"}).status_code == 200
+    auth = {"Authorization": f"Bearer {token}"}
+    hand = {t["char"] for t in player.get(f"/api/rounds/{code}/hand", headers=auth).get_json()["tiles"]}
+    outside = next(c for c in "體應擊廣鬱顧聽驚雙門" if c not in hand)
+    player.set_cookie("script", "hans")
+    refused = player.post(f"/api/rounds/{code}/submit", headers=auth,
+                          json={"title": outside, "text": "國破山河在，城春草木深。\n感時花濺淚，恨別鳥驚心。"})
+    assert refused.status_code == 422
+    messages = [v["message"] for v in refused.get_json()["violations"]]
+    title_fault = next(m for m in messages if "题目" in m)  # the app's words in 简体
+    assert f"「{outside}」" in title_fault  # the character as the poet typed it
