@@ -194,3 +194,18 @@ def test_a_round_page_that_is_not_yet_open_leads_back_to_the_round(client, dealt
     assert refused.status_code == 403 and f'href="/r/{code}">回牌局</a>' in refused.get_data(as_text=True)
     unknown = client.get("/r/ZZZZZZ/verify")  # no such round: no link to it
     assert unknown.status_code == 404 and "回牌局" not in unknown.get_data(as_text=True)
+
+
+def test_the_dashboard_says_who_has_not_handed_in_yet(app, client):
+    """Mid-round the standing counts a missing poem as 荒牌 (交白卷): the 詩伯 is told it is only for now."""
+    from tests.judge_fixtures import judged_round
+
+    code, tokens = judged_round(app, client)
+    client.get(f"/r/{code}/k/{tokens[1]}")
+    assert "尚未交卷" not in client.get(f"/r/{code}/judge").get_data(as_text=True)  # all four in
+    reopened = client.post(f"/api/rounds/{code}/reopen", json={"seat": 2},
+                           headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert reopened.status_code == 200
+    page = client.get(f"/r/{code}/judge").get_data(as_text=True)
+    waiting = re.search(r'id="standing-waiting">(.*?)</p>', page).group(1)
+    assert waiting.startswith("子由尚未交卷") and "暫計荒牌" in waiting

@@ -88,3 +88,4 @@ def test_a_refused_submission_quotes_the_poets_characters_as_typed(client, app):
     messages = [v["message"] for v in refused.get_json()["violations"]]
     title_fault = next(m for m in messages if "题目" in m)  # the app's words in 简体
     assert f"「{outside}」" in title_fault  # the character as the poet typed it
+
