@@ -76,8 +76,9 @@ def _for_reader(report: dict, reader_hans: bool) -> dict:
     """The report in the reader's script: explanations in 简体 for a 简体 reader, fixes in the draft's script.
 
     Characters of the poem stay as typed (the editor maps them back onto the draft, and the messages
-    quote its lines as written); only the words around them follow the reader's 繁/简 choice, and suggested characters follow the draft's script,
-    so that clicking 「风」 into a simplified draft does not drop a 「風」 into it.
+    quote its lines as written); only the words around them follow the reader's 繁/简 choice, and
+    suggested characters follow the draft's script, so that clicking 「风」 into a simplified draft does
+    not drop a 「風」 into it.
     """
     poem = "\n".join(line["text"] for line in report["lines"])
     draft_hans = detect_script(poem) == "hans"
