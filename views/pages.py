@@ -108,7 +108,7 @@ def _strings_in(value, depth: int = 0):
             yield from _strings_in(item, depth + 1)
 
 
-#: A quotation in the app's sentences: 「…」, 『…』 or （…）; the runs of Han characters in it are the candidates.
+#: A quotation in the app's sentences (「…」『…』（…）); the runs of Han characters in it are the candidates.
 _QUOTE = re.compile(r"[「『（]([^「」『』（）]*)[」』）]")
 _HAN_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]+")
 
