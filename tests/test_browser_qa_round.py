@@ -249,3 +249,15 @@ def test_the_sample_hand_on_the_themes_page_is_real_tiles_in_simplified(live_ser
     hand = page.input_value("#themes-input").replace(" ", "").replace("\n", "")
     assert len(hand) >= 100
     assert [c for c in hand if c not in tiles] == []  # 還, not 还: the game's tiles as they are
+
+
+def test_a_long_line_keeps_all_its_tiles_on_a_phone(live_server, new_page):
+    """14 characters to a line (the comma forgotten, or 雜言): the report wraps the tiles, none is cut off."""
+    page = new_page(viewport=PHONE)
+    page.goto(live_server + "/check")
+    page.fill("#poem-text", "春江潮水連海平海上明月共潮生\n灩灩隨波千萬里何處春江無月明")
+    page.wait_for_function("document.querySelectorAll('#poem-report .pe-cell').length === 28", timeout=8000)
+    outside = page.evaluate("""() => [...document.querySelectorAll('#poem-report .pe-cell')]
+        .filter(cell => cell.getBoundingClientRect().right > document.documentElement.clientWidth)
+        .map(cell => cell.textContent)""")
+    assert outside == []
