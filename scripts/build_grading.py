@@ -31,7 +31,12 @@ from collections import Counter
 from pathlib import Path
 from types import MappingProxyType
 
-import numpy as np
+# one thread for BLAS and OpenMP: the build stays single-process on a shared machine, and its sums
+# come out in the same order every run (the model files are reproducible)
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -386,7 +391,7 @@ def fit_title_pairs(poems: list[dict], train: list[int]) -> dict[str, np.ndarray
             vals.extend([1.0 / max(len(t_ids), 1)] * len(hits))
             y.append(label)
     X = sparse.csr_matrix((vals, (rows, cols)), shape=(len(y), len(table)))
-    clf = LogisticRegression(C=TITLE_PAIRS_C, solver="liblinear", max_iter=3000).fit(X, np.array(y))
+    clf = LogisticRegression(C=TITLE_PAIRS_C, solver="liblinear", max_iter=3000, random_state=SEED).fit(X, np.array(y))
     w = clf.coef_[0].astype(np.float16)
     keep = np.abs(w) >= 1e-3
     log(f"貼題 pair weights: {len(titled)} titled poems, {len(table)} pairs, {int(keep.sum())} kept (C={TITLE_PAIRS_C})")
