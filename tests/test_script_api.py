@@ -89,3 +89,13 @@ def test_a_refused_submission_quotes_the_poets_characters_as_typed(client, app):
     title_fault = next(m for m in messages if "题目" in m)  # the app's words in 简体
     assert f"「{outside}」" in title_fault  # the character as the poet typed it
 
+
+
+def test_the_dashboard_names_each_characters_tone_and_status_in_chinese(app, client):
+    """What a screen reader says for the mark under each character: 平聲・合律, never 「平 ok」."""
+    code, tokens = judged_round(app, client)
+    client.get(f"/r/{code}/k/{tokens[1]}")
+    page = client.get(f"/r/{code}/judge").get_data(as_text=True)
+    labels = re.findall(r'class="mark" role="img" aria-label="([^"]*)"', page)
+    assert len(labels) >= 4 * 20 and "平聲・合律" in labels
+    assert [label for label in labels if re.search(r"[A-Za-z]", label)] == []
