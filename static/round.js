@@ -714,6 +714,7 @@
           rhymeBook: state.rhyme_book,
           hand: hand ? hand.map(function (t) { return t.char; }).join("") : "",
           rule: rule,
+          blanks: rule === "jizi" ? (state.wildcards || 0) : 0,
           onChange: function () { if (!submitted) { scheduleSave(); markUsed(); } }
         });
       } else {

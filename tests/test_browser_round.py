@@ -226,3 +226,11 @@ def test_a_judging_host_and_a_jizi_round(live_server, new_page):
     assert "集字" in player.inner_text("#rule-hint")
     host.locator("#record .hand-record").first.click()
     shot(host, "round-record-desktop")
+    # The live check spends the two 白板 on the first two characters not in the hand, then flags the third.
+    hand = set(player.get_attribute("#themes-panel", "data-chars"))
+    missing = [c for c in "山水雲月風花雪夜江湖春秋天地日星" if c not in hand][:3]
+    held = list(dict.fromkeys(player.get_attribute("#themes-panel", "data-chars")))[:7]
+    player.fill("#poem-text", f"{held[0]}{missing[0]}{held[1]}{missing[1]}{missing[2]}\n{''.join(held[2:7])}")
+    player.wait_for_selector("#poem-report .pe-tile.pe-hand-flag", timeout=10000)
+    assert [t.inner_text()[0] for t in player.query_selector_all("#poem-report .pe-tile.pe-blank")] == missing[:2]
+    assert [t.inner_text()[0] for t in player.query_selector_all("#poem-report .pe-tile.pe-hand-flag")] == missing[2:]
