@@ -321,7 +321,7 @@ def _rhyme_share(lines: list[str]) -> float:
     counts: Counter = Counter()
     sets = []
     for ch in finals:
-        groups = set(book.rhyme_groups_of(ch))
+        groups = book.rhyme_groups_of(ch)  # a tuple: the counts' ties break the same way in every process
         wide = set(groups)
         for g in groups:
             wide |= set(book.neighbours(g))
