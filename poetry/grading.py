@@ -6,8 +6,11 @@ The rules of 詩牌 grade a poem:
 
 Each criterion below is a score in [0, 1] with a short Chinese explanation:
   體不失 / 平仄和暢   the checker's report (form recognised and kept; tones and rhyme);
-  貼題               the body fits the title (topic vectors + TF-IDF over jieba words);
-  貫理 / 首尾貫通     line-to-line and first-to-last coherence (topic vectors, rhyme);
+  貼題               the body fits the title (topic vectors + TF-IDF over jieba words, title-body
+                     character PMI and learned weights of those pairs);
+  貫理 / 首尾貫通     line-to-line and first-to-last coherence (topic vectors, rhyme); 貫理 also asks
+                     whether each couplet's lines belong together rather than to two poems taken in
+                     turns (``_couplet_coherence``);
   聯句切當           in a 律詩 the 頷聯 and 頸聯 are parallel (couplets.py), else the couplets hold together;
   一氣呵成 / 語句清新 fluency under the character trigram LMs (lm.py, both directions), how well each
                      character fits the rest of the poem (topic vectors) and a per-character detector
@@ -15,10 +18,11 @@ Each criterion below is a score in [0, 1] with a short Chinese explanation:
 
 The learned scores are calibrated probabilities: each criterion is a logistic model fitted by
 scripts/build_grading.py on corpus poems against the degraded copies that criterion should notice
-(lines shuffled across poems, characters replaced keeping the tones, titles swapped). One combined
-model over the log of the criteria gives ``Grade.score``: small boosted trees, each criterion's effect
-constrained to be monotone (a better criterion never lowers the score), so that one clearly failed
-criterion (a garbled line, a jumble, a borrowed title) can sink the poem whatever the others say.
+(lines shuffled across poems, characters replaced keeping the tones, titles swapped, two poems'
+lines taken in turns). One combined model over the log of the criteria gives ``Grade.score``:
+small boosted trees, each criterion's effect constrained to be monotone (a better criterion never
+lowers the score), so that one clearly failed criterion (a garbled line, a jumble, a borrowed title)
+can sink the poem whatever the others say.
 唐詩三百首 is held out of all of it.
 
 Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:

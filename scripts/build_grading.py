@@ -7,7 +7,11 @@ Splits of the 57,607 poems of 全唐詩:
     ``heldout_matches``); no model below sees them;
   * calibration: a seeded random 6,000 of the rest, used only to fit the criteria calibrators and the
     combining model (so that the LM has never seen the poems the combiner learns from);
-  * training: the rest, for the character trigram LM, the topic vectors, the word IDF and the 對仗 classes.
+  * training: the rest, for the character trigram LM, the topic vectors, the word IDF, the 對仗 classes
+    and 貼題's title-body pair weights.
+
+Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends on string hash order
+(two builds write the same files).
 
 Writes data/lm_chars.npz, data/lm_chars_rev.npz, data/grading_vectors.npz, data/grading_words.tsv (stage lm),
 data/grading_title_pairs.npz and data/grading_model.json (stage model).
@@ -725,10 +729,10 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     model["criteria"]["ends"] = _fit(feats["real"], feats["shuffled"], C["ends"])
     titled = [f for f in feats["real"] if f["has_title"]]
     off = [f for f in feats["off_topic"] if f["has_title"]]
-    titled_fit = [f for f in feats["real"][:half] if f["has_title"]]
-    dev = _fit(titled_fit, [f for f in feats["off_topic"][:half] if f["has_title"]], C["relevance"])
-    log(f"  relevance calibrator, dev third of its poems: AUC "
-        f"{_auc(dev, [f for f in feats['real'][half:] if f['has_title']], [f for f in feats['off_topic'][half:] if f['has_title']]):.4f}")
+    with_title = {k: [[f for f in feats[k][:half] if f["has_title"]], [f for f in feats[k][half:] if f["has_title"]]]
+                  for k in ("real", "off_topic")}
+    dev = _fit(with_title["real"][0], with_title["off_topic"][0], C["relevance"])
+    log(f"  relevance calibrator, dev third of its poems: AUC {_auc(dev, with_title['real'][1], with_title['off_topic'][1]):.4f}")
     model["criteria"]["relevance"] = _fit(titled, off, C["relevance"])
     model["criteria"]["parallel"] = _fit(lu_pos, lu_neg, grading.COUPLET_FEATURES)
     model["criteria"]["couplet"] = _fit(cp_pos, cp_neg, ["topic_cos", "pair_cos", "tone_opposed"])

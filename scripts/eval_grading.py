@@ -4,10 +4,11 @@
 
 For every anthology poem: the real poem with its title, a shuffled copy (each line after the first from
 the same position of another anthology poem of the same shape), a corrupted copy (a quarter of the
-characters replaced by frequent characters of the same tone), and an off-topic copy (another poem's
+characters replaced by frequent characters of the same tone), an off-topic copy (another poem's
 title), and an interleaved copy (its odd lines with the even lines of another anthology poem of the same
-shape, of the same rhyme class when there is one: tones and rhyme still hold). Reports the ROC AUC of Grade.score, real against each kind, overall and per form; the grade
-distribution per kind; and the time to grade one poem.
+shape, of the same rhyme class when there is one: tones and rhyme still hold). Reports the ROC AUC of
+Grade.score, real against each kind, overall and per form; the grade distribution per kind; the judge
+fixtures' grades (tests/judge_fixtures.py, seat 3 an interleaved jumble); and the time to grade one poem.
 """
 
 from __future__ import annotations
