@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import gzip
 import json
 import logging
 import math
@@ -47,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from poetry import lm as lm_module  # noqa: E402
 from poetry.grading import split_lines  # noqa: E402
+from scripts import tang_corpus  # noqa: E402
 
 DATA = ROOT / "data"
 CALIBRATION_SIZE = 6000
@@ -67,28 +67,18 @@ def normalise_title(title: str) -> str:
     return _TITLE_NOISE.sub("", title or "")
 
 
+def _clean(paragraphs: list[str]) -> list[str]:
+    return split_lines("\n".join(paragraphs))
+
+
 def load_corpus(corpus: Path) -> list[dict]:
-    poems = []
-    with gzip.open(corpus / "quantangshi.jsonl.gz", "rt", encoding="utf-8") as fh:
-        for line in fh:
-            rec = json.loads(line)
-            lines = split_lines("\n".join(rec["paragraphs"]))
-            if lines:
-                poems.append({"id": rec["id"], "title": rec["title"], "author": rec["author"], "lines": lines})
-    return poems
+    """全唐詩, each poem's lines split and stripped as poetry.grading reads a poem."""
+    return tang_corpus.load_tang(corpus, _clean)
 
 
 def load_anthology(corpus: Path) -> list[dict]:
-    """唐詩三百首 with its form labels."""
-    data = json.loads((corpus / "tangshisanbaishou.json").read_text(encoding="utf-8"))
-    out = []
-    for section in data["content"]:
-        for rec in section["content"]:
-            title = rec["chapter"] + (rec["subchapter"] or "")
-            lines = split_lines("\n".join(rec["paragraphs"]))
-            if lines:
-                out.append({"title": title, "author": rec["author"], "type": section["type"], "lines": lines})
-    return out
+    """唐詩三百首 with its form labels, cleaned like the corpus."""
+    return tang_corpus.load_anthology(corpus, _clean)
 
 
 def heldout_matches(poems: list[dict], anthology: list[dict]) -> set[int]:

@@ -32,8 +32,6 @@ half a minute on one core.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import re
 import sys
 from collections import Counter, defaultdict
@@ -41,6 +39,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from scripts import tang_corpus  # noqa: E402
+
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 DEFAULT_OUT = ROOT / "data" / "suggest_bigrams.tsv"
 
@@ -95,26 +95,13 @@ def plain_lines(poem: list[list[str]]) -> list[str]:
 
 
 def load_corpus(corpus: Path) -> list[dict]:
-    poems = []
-    with gzip.open(corpus / "quantangshi.jsonl.gz", "rt", encoding="utf-8") as fh:
-        for raw in fh:
-            rec = json.loads(raw)
-            poems.append({"id": rec["id"], "title": rec["title"], "author": rec["author"],
-                          "lines": clean_lines(rec["paragraphs"])})
-    return poems
+    """全唐詩, every poem kept (its index is its place in the corpus), cleaned by clean_lines."""
+    return tang_corpus.load_tang(corpus, clean_lines, keep_empty=True)
 
 
 def load_anthology(corpus: Path) -> list[dict]:
     """唐詩三百首 with the anthology's form labels, cleaned like the corpus."""
-    data = json.loads((corpus / "tangshisanbaishou.json").read_text(encoding="utf-8"))
-    out = []
-    for section in data["content"]:
-        for rec in section["content"]:
-            lines = clean_lines(rec["paragraphs"])
-            if lines:
-                out.append({"title": rec["chapter"] + (rec["subchapter"] or ""), "author": rec["author"],
-                            "type": section["type"], "lines": lines})
-    return out
+    return tang_corpus.load_anthology(corpus, clean_lines)
 
 
 def held_out(poems: list[dict], anthology: list[dict]) -> set[int]:
