@@ -23,7 +23,8 @@ def test_serving_app_loads_models_before_it_returns_without_threads(tmp_path):
     before = set(threading.enumerate())
     app = create_app({"SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}"})
     assert not app.testing and app.config["WARM_UP"]
-    assert set(threading.enumerate()) - before == set()
+    started = {t.name for t in set(threading.enumerate()) - before if "process_request_thread" not in t.name}
+    assert started == set()  # (a request thread of another test's server may come and go meanwhile)
     assert grading._model.cache_info().currsize == 1
     assert themes._lexicon.cache_info().currsize >= 1 and "sklearn.cluster" in sys.modules
 
