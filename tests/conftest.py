@@ -33,14 +33,39 @@ def client(app):
 # --- browser tests ------------------------------------------------------------------------------
 # Playwright drives Debian's chromium (/usr/bin/chromium); scripts/test.sh installs it.
 
+import contextlib
+import json
 import os
 import shutil
 import threading
+import urllib.request
 
 from werkzeug.serving import make_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = os.path.join(os.path.dirname(__file__), "..", "test-artifacts")
+
+
+def api(base, method, path, body=None, token=None):
+    """Call the served app's JSON API as a script would (a Bearer token when given); the decoded answer."""
+    request = urllib.request.Request(base + path, method=method, data=json.dumps(body or {}).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+@contextlib.contextmanager
+def serving(app):
+    """Serve ``app`` on a free loopback port in a thread; yields its base URL, stops the server after."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
 
 
 @pytest.fixture
@@ -53,12 +78,28 @@ def live_server(tmp_path):
             "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}",
         }
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+    with serving(app) as base:
+        yield base
+
+
+@pytest.fixture
+def round_penalty():
+    """The penalty rule of ``served_round``'s round (a module may override this fixture)."""
+    return "罰酒三杯"
+
+
+@pytest.fixture
+def served_round(tmp_path, round_penalty):
+    """A live server with a dealt round of four real poems handed in (tests/judge_fixtures.py: the 詩伯 東坡
+    at seat 1, then 子由, 少游, 魯直); yields (base URL, code, {seat: token})."""
+    from tests.judge_fixtures import judged_round
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test",
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'round.sqlite3'}"})
+    code, tokens = judged_round(app, app.test_client(), penalty=round_penalty)
+    with serving(app) as base:
+        yield base, code, tokens
+    app.extensions["poetry_store"].engine.dispose()
 
 
 @pytest.fixture(scope="session")

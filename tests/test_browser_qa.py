@@ -5,13 +5,11 @@ left in the page's own words (the words scripts write included); what users type
 as given. Screenshots go to test-artifacts/qa_*.png.
 """
 
-import json
-import urllib.request
 
 import pytest
 from opencc import OpenCC
 
-from tests.conftest import screenshot
+from tests.conftest import api, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -20,14 +18,6 @@ DESKTOP = {"width": 1280, "height": 900}
 T2S = OpenCC("t2s")
 #: User data and game pieces, shown as given (names, poems, tiles); the themes panel is the themes area's.
 AS_GIVEN = "script,style,textarea,input,.as-typed,.tile,.seat-name,.count-text,.poem-text,.poet,.comment,summary,.themes-panel"
-
-
-def api(base, method, path, body=None, token=None):
-    request = urllib.request.Request(base + path, method=method, data=json.dumps(body or {}).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {token}"} if token else {})})
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
 
 
 @pytest.fixture

@@ -4,16 +4,9 @@ In 简 the app's own words are simplified while names, penalties, poems and tile
 sentences that mix the two (the standing, the faults and explanations that quote a line of the poem).
 """
 
-import json
-import threading
-import urllib.request
-
 import pytest
-from werkzeug.serving import make_server
 
-from app import create_app
-from tests.conftest import screenshot
-from tests.judge_fixtures import judged_round
+from tests.conftest import api, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -21,26 +14,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def served_round(tmp_path):
-    """A live server with a dealt round of four real poems (the 詩伯 東坡 at seat 1, then 子由, 少游, 魯直)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test",
-                      "DATABASE_URL": f"sqlite:///{tmp_path / 'qa.sqlite3'}"})
-    code, tokens = judged_round(app, app.test_client(), penalty="荒牌者罰酒三杯")
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", code, tokens
-    server.shutdown()
-    thread.join(timeout=5)
-    app.extensions["poetry_store"].engine.dispose()
-
-
-def post_json(base, path, body, token=None):
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {token}"} if token else {})})
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
+def round_penalty():
+    """The standing tests watch a penalty the 詩伯 typed, not the default one."""
+    return "荒牌者罰酒三杯"
 
 
 def judge_in_simplified(new_page, base, code, token, viewport=None):
@@ -106,7 +82,7 @@ def test_controls_are_big_enough_to_tap_on_a_phone(served_round, new_page):
 def test_a_seated_player_is_told_when_the_table_is_full_and_finds_the_results(served_round, new_page):
     base, code, tokens = served_round
     # the lobby of another round: the note changes live when the fourth player sits down
-    lobby = post_json(base, "/api/rounds", {"title": "候座", "host_name": "東坡"})["code"]
+    lobby = api(base, "POST", "/api/rounds", {"title": "候座", "host_name": "東坡"})["code"]
     player = new_page(viewport=PHONE)
     player.goto(f"{base}/r/{lobby}")
     player.fill("#join-name", "子由")
@@ -114,7 +90,7 @@ def test_a_seated_player_is_told_when_the_table_is_full_and_finds_the_results(se
     player.wait_for_selector("#seats .seat:has-text('子由') .badge-you")
     assert "等四人到齊" in player.inner_text("#notice")
     for name in ("少游", "魯直"):
-        post_json(base, f"/api/rounds/{lobby}/join", {"name": name})
+        api(base, "POST", f"/api/rounds/{lobby}/join", {"name": name})
     player.wait_for_function("document.querySelector('#notice').textContent.includes('四人已齊')", timeout=8000)
     assert "等四人到齊" not in player.inner_text("#notice")
 
@@ -187,11 +163,11 @@ def test_the_hand_is_one_tab_stop_and_the_arrow_keys_pick_tiles(served_round, ne
 
 
 def test_long_unbroken_names_and_titles_do_not_widen_the_phone_page(live_server, new_page):
-    created = post_json(live_server, "/api/rounds", {"title": "W" * 40, "host_name": "Ｗ" * 20, "penalty": "drink" * 40})
+    created = api(live_server, "POST", "/api/rounds", {"title": "W" * 40, "host_name": "Ｗ" * 20, "penalty": "drink" * 40})
     code = created["code"]
     for name in ("M" * 20, "x" * 20, "長" * 20):
-        post_json(live_server, f"/api/rounds/{code}/join", {"name": name})
-    post_json(live_server, f"/api/rounds/{code}/deal", {}, created["host_token"])
+        api(live_server, "POST", f"/api/rounds/{code}/join", {"name": name})
+    api(live_server, "POST", f"/api/rounds/{code}/deal", {}, created["host_token"])
     page = new_page(viewport=PHONE)
     page.goto(created["host_link"])
     for path in (f"/r/{code}", f"/r/{code}/judge", "/rounds/history", f"/r/{code}/verify"):
@@ -202,10 +178,10 @@ def test_long_unbroken_names_and_titles_do_not_widen_the_phone_page(live_server,
 
 def test_less_motion_shows_the_deal_at_once(live_server, new_page, browser):
     """A player whose system asks for less motion sees the dealt hand, not 600 tiles drawn one by one."""
-    created = post_json(live_server, "/api/rounds", {"title": "靜觀", "host_name": "東坡"})
+    created = api(live_server, "POST", "/api/rounds", {"title": "靜觀", "host_name": "東坡"})
     code = created["code"]
     for name in ("子由", "少游"):
-        post_json(live_server, f"/api/rounds/{code}/join", {"name": name})
+        api(live_server, "POST", f"/api/rounds/{code}/join", {"name": name})
     context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
     try:
         player = context.new_page()
@@ -216,7 +192,7 @@ def test_less_motion_shows_the_deal_at_once(live_server, new_page, browser):
         player.evaluate("""() => { window.drawTexts = [];
             new MutationObserver(() => window.drawTexts.push(document.querySelector('#count-text').textContent))
               .observe(document.querySelector('#count-text'), {childList: true, characterData: true, subtree: true}); }""")
-        post_json(live_server, f"/api/rounds/{code}/deal", {}, created["host_token"])
+        api(live_server, "POST", f"/api/rounds/{code}/deal", {}, created["host_token"])
         player.wait_for_selector("#replay-anim:not([hidden])", timeout=15000)
         assert player.locator("#hand .tile").count() == 150
         drawing = [text for text in player.evaluate("window.drawTexts") if "輪抽中" in text]
@@ -226,7 +202,7 @@ def test_less_motion_shows_the_deal_at_once(live_server, new_page, browser):
 
 
 def test_a_newcomer_with_a_code_joins_from_the_home_page(live_server, new_page):
-    code = post_json(live_server, "/api/rounds", {"title": "春宴", "host_name": "東坡"})["code"]
+    code = api(live_server, "POST", "/api/rounds", {"title": "春宴", "host_name": "東坡"})["code"]
     page = new_page(viewport=PHONE)
     page.goto(live_server + "/")
     page.fill("#home-join-code", code.lower())  # as a friend might type it

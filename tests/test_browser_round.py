@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import screenshot
+from tests.conftest import api, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -195,20 +195,10 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
 
 def test_a_judging_host_and_a_jizi_round(live_server, new_page):
     """A 詩伯 who only judges (seat 0) keeps the record of four hands and has none; 集字 with blanks."""
-    import json
-    import urllib.request
-
-    def post(path, body, token=None):
-        request = urllib.request.Request(live_server + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json",
-                                                  **({"Authorization": f"Bearer {token}"} if token else {})})
-        with urllib.request.urlopen(request) as response:
-            return json.load(response)
-
-    created = post("/api/rounds", {"title": "集字小集", "host_name": "山谷", "host_plays": False,
+    created = api(live_server, "POST", "/api/rounds", {"title": "集字小集", "host_name": "山谷", "host_plays": False,
                                    "composition": "jizi", "wildcards": 2})
     code = created["code"]
-    links = [post(f"/api/rounds/{code}/join", {"name": name})["link"] for name in ("甲", "乙", "丙", "丁")]
+    links = [api(live_server, "POST", f"/api/rounds/{code}/join", {"name": name})["link"] for name in ("甲", "乙", "丙", "丁")]
     host = new_page()
     host.goto(created["host_link"])
     host.wait_for_selector("#seats .seat[data-seat='0'] .badge-you")

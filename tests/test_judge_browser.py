@@ -1,30 +1,10 @@
 """The 詩伯 grades four poems on the dashboard and publishes; a player sees the results live."""
 
-import threading
-
 import pytest
-from werkzeug.serving import make_server
 
-from app import create_app
 from tests.conftest import screenshot
-from tests.judge_fixtures import judged_round
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def served_round(tmp_path):
-    """A live server whose app we keep, with a dealt round of four real poems."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test",
-                      "DATABASE_URL": f"sqlite:///{tmp_path / 'judge.sqlite3'}"})
-    code, tokens = judged_round(app, app.test_client())
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", code, tokens
-    server.shutdown()
-    thread.join(timeout=5)
-    app.extensions["poetry_store"].engine.dispose()
 
 
 def test_judge_grades_and_publishes(served_round, new_page):
