@@ -57,7 +57,7 @@ def register_script_switch(app: Flask) -> None:
             text = escape("" if value is None else str(value).translate(_NO_MARKS))
         if request.cookies.get(SCRIPT_COOKIE) != "hans":
             return text
-        return Markup(f"{_TYPED_OPEN}{text}{_TYPED_CLOSE}")
+        return _kept(text)
 
     @app.template_filter("quoting")
     def quoting(value, source) -> Markup:
@@ -68,13 +68,8 @@ def register_script_switch(app: Flask) -> None:
         text = "" if value is None else str(value).translate(_NO_MARKS)
         if request.cookies.get(SCRIPT_COOKIE) != "hans":
             return escape(text)
-        out, end = [], 0
-        for start, stop in quoted_spans(text, source or ""):
-            out.append(escape(text[end:start]))
-            out.append(Markup(f"{_TYPED_OPEN}{escape(text[start:stop])}{_TYPED_CLOSE}"))
-            end = stop
-        out.append(escape(text[end:]))
-        return Markup("").join(out)
+        spans = quoted_spans(text, source or "")
+        return Markup("").join(_spliced(text, spans, escape, lambda quote: _kept(escape(quote))))
 
     @app.after_request
     def convert_script(response: Response) -> Response:
@@ -139,13 +134,18 @@ def simplify_quoting(message: str, source: str) -> str:
     >>> simplify_quoting("韻腳『酒』屬上聲二十五有", "入可軒忽酒")
     '韵脚『酒』属上声二十五有'
     """
+    return "".join(_spliced(message, quoted_spans(message, source), to_simplified, str))
+
+
+def _spliced(text: str, spans, outside, inside) -> list[str]:
+    """``text`` cut at ``spans`` (sorted, not overlapping): ``inside`` applied to each span, ``outside`` to the rest."""
     out, end = [], 0
-    for start, stop in quoted_spans(message, source):
-        out.append(to_simplified(message[end:start]))
-        out.append(message[start:stop])
+    for start, stop in spans:
+        out.append(outside(text[end:start]))
+        out.append(inside(text[start:stop]))
         end = stop
-    out.append(to_simplified(message[end:]))
-    return "".join(out)
+    out.append(outside(text[end:]))
+    return out
 
 
 #: Left out of the 简体 conversion: a data block the scripts read as the server gave it (tiles, names, poems
@@ -153,6 +153,11 @@ def simplify_quoting(message: str, source: str) -> str:
 #: ``typed`` filter wrapped in two private-use marks (removed on the way out; stripped from user text first).
 _TYPED_OPEN, _TYPED_CLOSE = "\ue000", "\ue001"
 _NO_MARKS = {ord(_TYPED_OPEN): None, ord(_TYPED_CLOSE): None}
+
+
+def _kept(escaped: Markup) -> Markup:
+    """Already escaped text wrapped in the marks that keep it out of the 简体 conversion."""
+    return Markup(f"{_TYPED_OPEN}{escaped}{_TYPED_CLOSE}")
 _VERBATIM = re.compile(
     r'(<script type="application/json"[^>]*\bdata-verbatim\b[^>]*>.*?</script>)|\ue000(.*?)\ue001', re.S
 )
@@ -166,10 +171,10 @@ def simplify_html(html: str) -> str:
     >>> simplify_html('<p>詩題：\ue000春風\ue001</p>')
     '<p>诗题：春風</p>'
     """
-    out, end = [], 0
-    for match in _VERBATIM.finditer(html):
-        out.append(to_simplified(html[end:match.start()]))
-        out.append(match.group(1) if match.group(1) is not None else match.group(2))
-        end = match.end()
-    out.append(to_simplified(html[end:]))
-    return "".join(out)
+    spans = [match.span() for match in _VERBATIM.finditer(html)]
+    return "".join(_spliced(html, spans, to_simplified, _unmarked))
+
+
+def _unmarked(kept: str) -> str:
+    """A verbatim block as it is; typed text without its two marks."""
+    return kept[1:-1] if kept.startswith(_TYPED_OPEN) else kept
