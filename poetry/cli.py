@@ -39,8 +39,7 @@ class Progress:
         now = self.clock()
         if self.shown and (now - self.last >= 0.2 or self.done == self.total):
             self.last = now
-            rate = self.done / max(now - self.start, 1e-9)
-            left = (self.total - self.done) / rate if rate else 0
+            left = (self.total - self.done) * (now - self.start) / self.done
             self.stream.write(f"\r{self.verb} {self.done:,}／{self.total:,} 首（{self.done / self.total:.0%}），"
                               f"約 {left:.0f} 秒完成 ")
             self.stream.flush()
@@ -168,7 +167,6 @@ def _cmd_grade(args: argparse.Namespace, out: TextIO) -> int:
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        progress.step()
         ident = number
         try:
             record = json.loads(line)
@@ -185,6 +183,7 @@ def _cmd_grade(args: argparse.Namespace, out: TextIO) -> int:
         except ValueError as exc:  # json.JSONDecodeError included
             row = {"id": ident, "error": f"無法讀取：{exc}"}
         print(json.dumps(row, ensure_ascii=False), file=out)
+        progress.step()
     progress.close()
     return 0
 
