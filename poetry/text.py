@@ -18,21 +18,56 @@ from types import MappingProxyType
 
 from poetry.errors import MalformedPoemError
 
-#: Longest text accepted (characters, whitespace included).
+# --- the limits of what people type ---------------------------------------------------------------
+
+#: Longest poem text accepted (characters, whitespace included), everywhere a poem is typed.
 MAX_LENGTH = 2000
+#: Longest title of a poem sent for grading alone (a round's poem title is LIMITS["poem_title"]).
+MAX_TITLE_LENGTH = 100
+#: Length limits (characters) of every field a round stores.
+LIMITS = MappingProxyType({
+    "title": 40,  # a round's title
+    "host_name": 20,
+    "name": 20,
+    "penalty": 200,
+    "poem_title": 40,
+    "text": MAX_LENGTH,  # a draft or a submitted poem
+    "comment": 1000,  # a grade's comment
+})
+
+# --- Han characters --------------------------------------------------------------------------------
+
+#: The Han ideographs: CJK Unified Ideographs and extension A, the compatibility ideographs, and the
+#: supplementary and tertiary ideographic planes (extensions B–H and the compatibility supplement).
+HAN_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x323AF))
+#: The same ranges for a regular expression's character class: f"[{HAN_CLASS}]".
+HAN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HAN_RANGES)
+HAN_RE = re.compile(f"[{HAN_CLASS}]")
+
+
+def is_han(char: str) -> bool:
+    """One Han ideograph (the characters a verse line and a tile are made of).
+
+    >>> is_han("山"), is_han("𠀀"), is_han("山水"), is_han("A"), is_han("，")
+    (True, True, False, False, False)
+    """
+    if len(char) != 1:
+        return False
+    cp = ord(char)
+    return any(lo <= cp <= hi for lo, hi in HAN_RANGES)
+
+
+# --- lines -----------------------------------------------------------------------------------------
 
 #: Punctuation that ends a line of verse (full- and half-width); newlines and spaces split too.
 LINE_BREAKS = "，。？！；、,.?!;"
 _SPLIT_RE = re.compile(r"[，。？！；、,.?!;\s\u3000]+")
 #: Everything that is neither kept nor a line break goes (quotes, letters, digits, ·, 《》 …).
-_DROP_RE = re.compile(
-    r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af〇□，。？！；、,.?!;\s\u3000]+"
-)
+_DROP_RE = re.compile(f"[^{HAN_CLASS}〇□，。？！；、,.?!;\\s\u3000]+")
 _BRACKETS = str.maketrans("", "", "[]［］")
 #: Editorial notes in parentheses, full- or half-width: 「(明年 一作：年年)」, 「（一作「行」）」.
 _NOTE_RE = re.compile(r"[（(][^（）()]*[）)]")
 _TITLE_RE = re.compile(r"^\s*([^《，。？！；、,.?!;]*)《([^》]+)》\s*(.*)$")
-_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]")
 
 
 @cache
@@ -135,6 +170,30 @@ def strip_notes(text: str) -> str:
     return text
 
 
+#: Notes in any bracket a poet or an edition uses, for split_lines.
+_ANY_NOTE_RE = re.compile(r"（[^）]*）|\([^)]*\)|〔[^〕]*〕|【[^】]*】")
+#: What separates lines for split_lines: punctuation of either width, quotes, dashes, whitespace.
+_BREAK_RE = re.compile(r"[，。？！；、：,.?!;:\s「」『』《》“”\"'‘’—…·・]+")
+
+
+def split_lines(text: str | None) -> list[str]:
+    """The verse lines of a body of text, Han characters only: the light reader for grading and the
+    round's rules (``parse_poem`` also finds a title and converts 简体).
+
+    Notes in brackets are dropped, lines split at punctuation and whitespace, anything not Han goes.
+
+    >>> split_lines("白日依山盡，黃河入海流。\\n欲窮千里目（一作「望」），更上一層樓")
+    ['白日依山盡', '黃河入海流', '欲窮千里目', '更上一層樓']
+    """
+    text = _ANY_NOTE_RE.sub("", text or "").replace("[", "").replace("]", "")
+    lines = []
+    for piece in _BREAK_RE.split(text):
+        line = "".join(filter(is_han, piece))
+        if line:
+            lines.append(line)
+    return lines
+
+
 def _segments(line: str) -> list[str]:
     """Verse lines of one raw line: split on punctuation and spaces, keep Chinese chars (and □) only."""
     return [piece for piece in _SPLIT_RE.split(_DROP_RE.sub("", line)) if piece]
@@ -209,7 +268,7 @@ def parse_poem(text: str) -> ParsedPoem:
         raise MalformedPoemError("沒有輸入詩句：請輸入或貼上一首詩。")
     if len(text) > MAX_LENGTH:
         raise MalformedPoemError(f"文字太長：最多 {MAX_LENGTH} 字，現有 {len(text)} 字。")
-    if not _HAN_RE.search(text):
+    if not HAN_RE.search(text):
         raise MalformedPoemError("沒有找到漢字：請輸入中文詩句。")
     raw = [(line, _segments(line)) for line in strip_notes(text).splitlines() if line.strip()]
     title, body = _split_title(raw)
