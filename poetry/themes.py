@@ -33,7 +33,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -43,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from poetry.data import data_path, load_arrays, load_json
 from poetry.errors import MalformedPoemError
+from poetry.text import is_han
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -62,7 +62,8 @@ OTHER = "其他"
 #: A rhyme group can carry a poem when the hand holds at least this many 平 feet in it (a 律詩 needs 4–5).
 MIN_FEET = 3
 
-# Tuned on the "tune" half of tests/data/themes_gold.json (scripts/eval_themes.py); both halves are development data now.
+# Tuned on the "tune" half of tests/data/themes_gold.json (scripts/eval_themes.py);
+# both halves are development data now.
 _LINK_DISTANCE = 0.80  # cosine distance at which agglomerative clustering stops merging
 _NAME_SIMILARITY = 0.10  # a group's centroid at least this close to a theme's takes its name
 _MEMBER_SIMILARITY = 0.08  # a character joins a named group when at least this close to the theme
@@ -70,7 +71,8 @@ _GENERIC_TOP = 200  # the most frequent characters define the "generic" pseudo-t
 _REFINE_ROUNDS = 2  # k-means-like reassignment rounds after the clustering
 _LEXICON_WEIGHT = 0.5  # share of the lexicon theme in a named group's prototype
 _STRENGTH_SCALE = 2.0  # Σ weight² of a clear theme of ~8 characters, mapped to a score near 0.6
-_HELD_Z = 0.25  # a named group's theme must have support this many SDs above a random hand's (0.5 before the title association)
+# a named group's theme must have support this many SDs above a random hand's (0.5 before the title association)
+_HELD_Z = 0.25
 _MIN_GROUP = 3  # smaller groups dissolve into 其他 (or join a named group)
 # Chosen on both halves of the dev gold (0.06 / 0.10 / 0.15 / 0.20: each half on its own picks 0.15).
 _ASSOC_WEIGHT = 0.15  # weight of the title-learned theme association beside the vectors' closeness
@@ -232,13 +234,6 @@ class ThemeSuggestion:
 # --- input -----------------------------------------------------------------------------------------
 
 
-def _is_han(char: str) -> bool:
-    return unicodedata.category(char) == "Lo" and (
-        "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf" or "\U00020000" <= char <= "\U0003134f"
-        or "\uf900" <= char <= "\ufaff"
-    )
-
-
 def hand_chars(chars: str | Iterable[str]) -> tuple[str, ...]:
     """The distinct Chinese characters of a hand, in order; anything else (spaces, 、, latin) is skipped.
 
@@ -253,7 +248,7 @@ def hand_chars(chars: str | Iterable[str]) -> tuple[str, ...]:
         text = "".join(chars)
     else:
         raise MalformedPoemError("請以文字或字的清單給出手牌。")
-    han = [c for c in text if _is_han(c)]
+    han = [c for c in text if is_han(c)]
     if not han:
         raise MalformedPoemError("手牌裡沒有漢字。")
     if len(han) > MAX_CHARS:
@@ -349,122 +344,149 @@ def _null_support(directory: str | None, size: int) -> tuple[np.ndarray, np.ndar
     return mean, np.maximum(np.sqrt(var), 1.0)
 
 
-def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon,
-                directory: str | None = None) -> list[dict[str, Any]]:
-    """Groups of hand positions, unordered: [{"theme": lexicon index or None, "members": [position …],
-    "sims": {position: weight}, "strength": Σ weight²}]; positions not in any group are 其他."""
-    import numpy as np
+@dataclass
+class _HandSpace:
+    """The characters of a hand that have vectors, and where they stand against the lexicon's themes."""
 
+    known: list[int]  #: hand positions with a vector, in hand order; a row r below is known[r]
+    matrix: np.ndarray  #: their unit vectors
+    raw: np.ndarray  #: closeness to each theme, and last to the generic centre
+    affinity: np.ndarray  #: raw less its row mean: a generic character (之 一 去) is about as close to every theme
+    title_assoc: np.ndarray  #: association with each theme's title keys
+    baseline: np.ndarray  #: mean closeness to the themes, taken off every similarity when reassigning
+
+
+def _hand_space(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon) -> _HandSpace | None:
     known = [i for i, c in enumerate(forms) if c in vectors.index]
     if not known:
-        return []
+        return None
     vocab_rows = [vectors.index[forms[i]] for i in known]
-    matrix = vectors.matrix[vocab_rows]
     raw = _theme_closeness(vocab_rows, vectors, lex)  # (n, themes + generic)
-    title_assoc = lex.assoc[vocab_rows]
-    # specificity: a generic character (之, 一, 去) is about as close to every theme
-    affinity = raw - raw.mean(axis=1, keepdims=True)
-    labels = _cluster(matrix)
+    return _HandSpace(known, vectors.matrix[vocab_rows], raw, raw - raw.mean(axis=1, keepdims=True),
+                      lex.assoc[vocab_rows], raw[:, :-1].mean(axis=1))
 
+
+def _first_groups(space: _HandSpace, lex: _Lexicon) -> dict[Any, dict[str, Any]]:
+    """Groups from the clustering, each named by its nearest lexicon theme or kept as a central group."""
+    import numpy as np
+
+    labels = _cluster(space.matrix)
     groups: dict[Any, dict[str, Any]] = {}
-    leftovers: list[int] = []
     for label in sorted(set(labels.tolist())):
-        rows = [r for r in range(len(known)) if labels[r] == label]
+        rows = [r for r in range(len(space.known)) if labels[r] == label]
         if len(rows) < 2:
-            leftovers.extend(rows)
             continue
-        centroid = matrix[rows].mean(axis=0)
+        centroid = space.matrix[rows].mean(axis=0)
         centroid /= np.linalg.norm(centroid) + 1e-12
         theme_sims = lex.centroids @ centroid
         theme_sims = theme_sims - theme_sims.mean()
         best = int(np.argmax(theme_sims))
         if best == len(lex.themes):  # nearest the generic centre: fits any poem, so 其他
-            leftovers.extend(rows)
             continue
         if theme_sims[best] >= _NAME_SIMILARITY:
             # a broad cluster (a whole landscape) may hold several themes: members whose own nearest
             # theme is shared by at least _MIN_GROUP of them split off under that theme
-            own = affinity[rows, :-1].argmax(axis=1)
+            own = space.affinity[rows, :-1].argmax(axis=1)
             counts = np.bincount(own, minlength=len(lex.themes))
             for r, t in zip(rows, own.tolist()):
                 key: Any = t if counts[t] >= _MIN_GROUP else best
                 groups.setdefault(key, {"theme": key, "rows": []})["rows"].append(r)
         elif len(rows) >= _MIN_GROUP:
             groups[("central", label)] = {"theme": None, "rows": list(rows)}
-        else:
-            leftovers.extend(rows)
+    return groups
 
-    # Refine like k-means, over the groups found: each group's prototype blends its lexicon theme with
-    # the centre of its members in this hand; every character then joins the nearest prototype if that
-    # is close enough and the character is not merely generic (nearer the generic centre than any theme),
-    # and a seed character of a group's theme always joins that group.
-    # Minimum support: a named group stays only when the hand holds more characters of its theme than a
-    # random deal of the tile set would (z-score against _null_support); its members otherwise go to the
-    # themes the hand does hold, or to 其他.
-    support = _theme_support(affinity)
-    mean, std = _null_support(directory, len(known))
-    held = (support - mean) / std >= _HELD_Z
-    groups = {key: g for key, g in groups.items() if g["theme"] is None or held[g["theme"]]}
-    found = list(groups.values())
-    if not found:
-        return []
-    specific = affinity[:, :-1].max(axis=1) > affinity[:, -1]
-    seed_of = {}
+
+def _seed_owners(found: list[dict[str, Any]], space: _HandSpace, forms: Sequence[str],
+                 lex: _Lexicon) -> dict[int, int]:
+    """Row → id() of the first group whose theme has that character among its seeds."""
+    owners: dict[int, int] = {}
+    for group in found:
+        if group["theme"] is not None:
+            for r in range(len(space.known)):
+                if forms[space.known[r]] in lex.seed_sets[group["theme"]]:
+                    owners.setdefault(r, id(group))
+    return owners
+
+
+def _reassign(found: list[dict[str, Any]], space: _HandSpace, lex: _Lexicon, seed_of: Mapping[int, int],
+              specific: np.ndarray) -> None:
+    """One k-means-like round: every character joins its nearest prototype (a group's lexicon theme
+    blended with the centre of its members) if that is close enough and the character is not merely
+    generic; a seed character of a group's theme always joins that group."""
+    import numpy as np
+
+    protos = []
+    for group in found:
+        rows = group["rows"]
+        centre = space.matrix[rows].mean(axis=0) if rows else np.zeros(space.matrix.shape[1])
+        centre = centre / (np.linalg.norm(centre) + 1e-12)
+        if group["theme"] is not None:
+            centre = _LEXICON_WEIGHT * lex.centroids[group["theme"]] + (1 - _LEXICON_WEIGHT) * centre
+        protos.append(centre / (np.linalg.norm(centre) + 1e-12))
+    sims = space.matrix @ np.vstack(protos).T - space.baseline[:, None]
     for k, group in enumerate(found):
         if group["theme"] is not None:
-            for r in range(len(known)):
-                if forms[known[r]] in lex.seed_sets[group["theme"]]:
-                    seed_of.setdefault(r, k)
-    baseline = raw[:, :-1].mean(axis=1)
+            sims[:, k] += space.title_assoc[:, group["theme"]]
+    best = sims.argmax(axis=1)
+    slot = {id(g): k for k, g in enumerate(found)}
+    for group in found:
+        group["rows"] = []
+    for r in range(len(space.known)):
+        if r in seed_of and seed_of[r] in slot:
+            found[slot[seed_of[r]]]["rows"].append(r)
+        elif specific[r] and sims[r, best[r]] >= _MEMBER_SIMILARITY:
+            found[best[r]]["rows"].append(r)
 
-    def reassign(found: list[dict[str, Any]]) -> np.ndarray:
-        protos = []
-        for group in found:
-            centre = matrix[group["rows"]].mean(axis=0) if group["rows"] else np.zeros(matrix.shape[1])
-            centre = centre / (np.linalg.norm(centre) + 1e-12)
-            if group["theme"] is not None:
-                centre = _LEXICON_WEIGHT * lex.centroids[group["theme"]] + (1 - _LEXICON_WEIGHT) * centre
-            protos.append(centre / (np.linalg.norm(centre) + 1e-12))
-        sims = matrix @ np.vstack(protos).T - baseline[:, None]
-        for k, group in enumerate(found):
-            if group["theme"] is not None:
-                sims[:, k] += title_assoc[:, group["theme"]]
-        best = sims.argmax(axis=1)
-        slot = {id(g): k for k, g in enumerate(found)}
-        for group in found:
-            group["rows"] = []
-        for r in range(len(known)):
-            if r in seed_of and seed_of[r] in slot:
-                found[slot[seed_of[r]]]["rows"].append(r)
-            elif specific[r] and sims[r, best[r]] >= _MEMBER_SIMILARITY:
-                found[best[r]]["rows"].append(r)
-        return sims
 
-    def weights(group: dict[str, Any]) -> np.ndarray:
-        rows = sorted(group["rows"])
-        if group["theme"] is not None:
-            weight = affinity[rows, group["theme"]]
-        else:
-            centre = matrix[rows].mean(axis=0)
-            weight = matrix[rows] @ (centre / (np.linalg.norm(centre) + 1e-12)) - baseline[rows]
-        return np.clip(weight, 0.0, None)
+def _member_weights(group: dict[str, Any], space: _HandSpace) -> np.ndarray:
+    """How strongly each member (rows in order) belongs: its specific closeness to the theme, or to the
+    centre of a central group."""
+    import numpy as np
 
-    seed_of = {r: id(found[k]) for r, k in seed_of.items()}
+    rows = sorted(group["rows"])
+    if group["theme"] is not None:
+        weight = space.affinity[rows, group["theme"]]
+    else:
+        centre = space.matrix[rows].mean(axis=0)
+        weight = space.matrix[rows] @ (centre / (np.linalg.norm(centre) + 1e-12)) - space.baseline[rows]
+    return np.clip(weight, 0.0, None)
+
+
+def _group_hand(forms: Sequence[str], vectors: CharVectors, lex: _Lexicon,
+                directory: str | None = None) -> list[dict[str, Any]]:
+    """Groups of hand positions, unordered: [{"theme": lexicon index or None, "members": [position …],
+    "sims": {position: weight}, "strength": Σ weight²}]; positions not in any group are 其他.
+
+    Minimum support: a named group stays only when the hand holds more characters of its theme than a
+    random deal of the tile set would (z-score against _null_support). The groups left are refined like
+    k-means (_reassign); groups left too small dissolve and their characters try the others once more.
+    """
+    space = _hand_space(forms, vectors, lex)
+    if space is None:
+        return []
+    groups = _first_groups(space, lex)
+    support = _theme_support(space.affinity)
+    mean, std = _null_support(directory, len(space.known))
+    held = (support - mean) / std >= _HELD_Z
+    found = [g for g in groups.values() if g["theme"] is None or held[g["theme"]]]
+    if not found:
+        return []
+    specific = space.affinity[:, :-1].max(axis=1) > space.affinity[:, -1]
+    seed_of = _seed_owners(found, space, forms, lex)
     for _ in range(_REFINE_ROUNDS):
-        reassign(found)
-    # groups left too small dissolve; their characters try the others once more
+        _reassign(found, space, lex, seed_of, specific)
     found = [g for g in found if len(g["rows"]) >= _MIN_GROUP]
     if found:
-        reassign(found)
+        _reassign(found, space, lex, seed_of, specific)
 
     out = []
     for group in found:
         rows = sorted(group["rows"])
         if len(rows) < _MIN_GROUP:
             continue
-        weight = weights(group)
-        out.append({"theme": group["theme"], "members": [known[r] for r in rows],
-                    "sims": {known[r]: float(w) for r, w in zip(rows, weight)},
+        weight = _member_weights(group, space)
+        out.append({"theme": group["theme"], "members": [space.known[r] for r in rows],
+                    "sims": {space.known[r]: float(w) for r, w in zip(rows, weight)},
                     "strength": float((weight**2).sum())})
     return out
 
