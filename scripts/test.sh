@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs, then run it: `bash scripts/test.sh` (the whole suite, then the
+# Install everything the test suite needs, then run it: `bash scripts/test.sh` (ruff, the whole suite, then the
 # store on PostgreSQL) or `bash scripts/test.sh [pytest args]` (just that part, on SQLite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +21,7 @@ python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 if [ $# -gt 0 ]; then  # a chosen part of the suite
   exec python3 -m pytest "$@"
 fi
+# Lint first (pyproject.toml [tool.ruff]: line length 120, McCabe complexity at most 15).
+python3 -m ruff check .
 python3 -m pytest
 exec bash scripts/test_postgres.sh -q
