@@ -285,9 +285,39 @@ def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
     if isinstance(data, (str, bytes)) and len(data) > MAX_UPLOAD:
         raise InvalidHandError("牌組檔案太大：600 張牌的 JSON 或 CSV 不會超過 1 MB")
     records = _parse_upload(data)
+    chars = _distinct_chars(records)
+
+    from poetry.prosody import get_rhyme_book  # the 平水韻 decides 平仄
+
+    book = get_rhyme_book("pingshui")
+    _refuse_simplified(chars, book)
+    standard = {t.char: t for t in load_tile_set()}
+    problems: dict[str, list[str]] = {key: [] for key in _PROBLEMS}
+    tiles, entries = [], {}
+    for rec, char in zip(records, chars):
+        info = book.lookup(char)
+        if info.guessed or not info.readings:
+            problems["unknown"].append(char)
+            continue
+        entries.setdefault(info.canonical, []).append(char)
+        tile = _tile_of(rec, char, info, standard.get(char), problems)
+        if tile is not None:
+            tiles.append(tile)
+    problems["variants"] = ["／".join(spellings) for spellings in entries.values() if len(spellings) > 1]
+    for key, message in _PROBLEMS.items():
+        if problems[key]:
+            raise InvalidHandError(message.format(names=_names(problems[key])))
+    n_ping = sum(t.tone == PING for t in tiles)
+    if n_ping != PER_TONE:
+        raise InvalidHandError(
+            f"牌組須平仄各 {PER_TONE} 張，現有平聲 {n_ping} 張、仄聲 {SET_SIZE - n_ping} 張")
+    return tuple(tiles)
+
+
+def _distinct_chars(records: list[dict[str, Any]]) -> list[str]:
+    """The uploaded characters, refused unless they are SET_SIZE distinct single Han characters."""
     if len(records) > 10 * SET_SIZE:
         raise InvalidHandError(f"牌組須有 {SET_SIZE} 個不同的字，現有 {len(records)} 個")
-
     bad = [str(r["char"]) for r in records if not _is_cjk(str(r["char"]).strip())]
     if bad:
         raise InvalidHandError(f"每張牌須是單一個漢字，這些不是：{_names(bad)}")
@@ -298,13 +328,14 @@ def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
         raise InvalidHandError(f"牌組有重複的字：{_names(dict.fromkeys(dupes))}")
     if len(chars) != SET_SIZE:
         raise InvalidHandError(f"牌組須有 {SET_SIZE} 個不同的字，現有 {len(chars)} 個")
+    return chars
 
-    from poetry.prosody import get_rhyme_book  # the 平水韻 decides 平仄
+
+def _refuse_simplified(chars: Sequence[str], book) -> None:
+    """Tiles are written in traditional characters (the app converts them when a player reads simplified):
+    a simplified-only char is one the book finds only under a traditional form it stands for (风 → 風)."""
     from poetry.text import traditional_candidates
 
-    book = get_rhyme_book("pingshui")
-    # Tiles are written in traditional characters (the app converts them when a player reads simplified):
-    # a simplified-only char is one the book finds only under a traditional form it stands for (风 → 風).
     simplified = []
     for char in chars:
         forms = traditional_candidates(char)
@@ -312,52 +343,40 @@ def validate_tile_set(data: str | bytes | Sequence[Any]) -> tuple[Tile, ...]:
             simplified.append(f"{char}→{'／'.join(f for f in forms if f != char)}")
     if simplified:
         raise InvalidHandError(f"牌組須用繁體字，這些是簡體字（箭頭後為繁體）：{_names(simplified)}")
-    standard = {t.char: t for t in load_tile_set()}
-    problems: dict[str, list[str]] = {key: [] for key in _PROBLEMS}
-    tiles, entries = [], {}
-    for rec, char in zip(records, chars):
-        info = book.lookup(char)
-        if info.guessed or not info.readings:
-            problems["unknown"].append(char)
-            continue
-        entries.setdefault(info.canonical, []).append(char)
-        book_tone = getattr(info.tone, "value", info.tone)
-        given_tone = str(rec.get("tone") or "").strip()
-        tone = _TONES.get(given_tone.lower(), given_tone)
-        if tone and tone not in COLOURS:
-            problems["tone"].append(char)
-            continue
-        if not tone and book_tone not in COLOURS:
-            problems["either"].append(char)
-            continue
-        if tone and book_tone in COLOURS and tone != book_tone:
-            problems["contradicts"].append(f"{char}（{book_tone}）")
-            continue
-        tone = tone or book_tone
-        groups = [r.group for r in info.readings if getattr(r.tone, "value", r.tone) == tone]
-        rhyme = str(rec.get("rhyme") or "").strip()
-        if rhyme and rhyme not in groups:
-            problems["rhyme"].append(f"{char}（{rhyme}）")
-            continue
-        if not rhyme and char in standard and standard[char].tone == tone:
-            rhyme = standard[char].rhyme  # the group chosen for the standard set (書 → 六魚, not 四支)
-        rhyme = rhyme or groups[0]
-        given = str(rec.get("strokes") or "").strip()
-        strokes = int(given) if given.isdigit() else None if given else (
-            strokes_of(char) or strokes_of(info.canonical))  # a simplified spelling: the traditional count
-        if strokes is None or not 1 <= strokes <= 64:
-            problems["strokes" if given else "no_strokes"].append(char)
-            continue
-        tiles.append(Tile(char, tone, rhyme, strokes, COLOURS[tone]))
-    problems["variants"] = ["／".join(spellings) for spellings in entries.values() if len(spellings) > 1]
-    for key, message in _PROBLEMS.items():
-        if problems[key]:
-            raise InvalidHandError(message.format(names=_names(problems[key])))
-    n_ping = sum(t.tone == PING for t in tiles)
-    if n_ping != PER_TONE:
-        raise InvalidHandError(
-            f"牌組須平仄各 {PER_TONE} 張，現有平聲 {n_ping} 張、仄聲 {SET_SIZE - n_ping} 張")
-    return tuple(tiles)
+
+
+def _tile_of(rec: Mapping[str, Any], char: str, info, standard: Tile | None,
+             problems: dict[str, list[str]]) -> Tile | None:
+    """One uploaded tile with its tone, rhyme group and strokes settled against the 平水韻 (the book's
+    tone unless the upload gives one of the char's tones), or None with the fault noted in ``problems``."""
+    book_tone = getattr(info.tone, "value", info.tone)
+    given_tone = str(rec.get("tone") or "").strip()
+    tone = _TONES.get(given_tone.lower(), given_tone)
+    if tone and tone not in COLOURS:
+        problems["tone"].append(char)
+        return None
+    if not tone and book_tone not in COLOURS:
+        problems["either"].append(char)
+        return None
+    if tone and book_tone in COLOURS and tone != book_tone:
+        problems["contradicts"].append(f"{char}（{book_tone}）")
+        return None
+    tone = tone or book_tone
+    groups = [r.group for r in info.readings if getattr(r.tone, "value", r.tone) == tone]
+    rhyme = str(rec.get("rhyme") or "").strip()
+    if rhyme and rhyme not in groups:
+        problems["rhyme"].append(f"{char}（{rhyme}）")
+        return None
+    if not rhyme and standard is not None and standard.tone == tone:
+        rhyme = standard.rhyme  # the group chosen for the standard set (書 → 六魚, not 四支)
+    rhyme = rhyme or groups[0]
+    given = str(rec.get("strokes") or "").strip()
+    strokes = int(given) if given.isdigit() else None if given else (
+        strokes_of(char) or strokes_of(info.canonical))  # a simplified spelling: the traditional count
+    if strokes is None or not 1 <= strokes <= 64:
+        problems["strokes" if given else "no_strokes"].append(char)
+        return None
+    return Tile(char, tone, rhyme, strokes, COLOURS[tone])
 
 
 # --- the deal ------------------------------------------------------------------------------------
@@ -415,7 +434,8 @@ def _deal_from_stack(salt: str, stack: Sequence[str], tiles_by_char: Mapping[str
                      host_seat: int | None, players: int, hand_size: int) -> Deal:
     stack = tuple(stack)
     if players * hand_size > len(stack):
-        raise InvalidHandError(f"牌不夠：{players} 人各 {hand_size} 張須 {players * hand_size} 張，只有 {len(stack)} 張")
+        raise InvalidHandError(
+            f"牌不夠：{players} 人各 {hand_size} 張須 {players * hand_size} 張，只有 {len(stack)} 張")
     try:
         count_tile = tiles_by_char[stack[0]]
     except (KeyError, IndexError):
@@ -469,7 +489,8 @@ def replay_deal(salt: str, stack: Sequence[str], host_seat: int | None = 1, tile
     if missing:
         raise InvalidHandError(f"牌堆中有牌組外的字：{_names(missing)}")
     if len(stack) != len(by_char) or len(set(stack)) != len(stack):
-        raise InvalidHandError(f"牌堆須是牌組的 {len(by_char)} 張牌各一張，現有 {len(stack)} 張、{len(set(stack))} 個不同的字")
+        raise InvalidHandError(
+            f"牌堆須是牌組的 {len(by_char)} 張牌各一張，現有 {len(stack)} 張、{len(set(stack))} 個不同的字")
     return _deal_from_stack(salt, stack, by_char, host_seat, players, hand_size)
 
 
@@ -490,7 +511,8 @@ def format_deal(deal: Deal, tiles: Sequence[Tile] | None = None) -> str:
     host = "詩伯不入座，從第 1 座" if deal.host_seat is None else f"從詩伯（第 {deal.host_seat} 座）"
     lines = [
         f"承諾（sha256）：{deal.commitment}",
-        f"數牌：「{count.char}」{count.strokes} 畫（{count.tone}，{count.rhyme}）；{host}數起，第 {deal.first_seat} 座先抽。",
+        f"數牌：「{count.char}」{count.strokes} 畫（{count.tone}，{count.rhyme}）；"
+        f"{host}數起，第 {deal.first_seat} 座先抽。",
         f"抽牌順序：{' → '.join(str(s) for s in deal.turn_order)}；數牌壓在牌底，最後由第 {deal.draws[-1][0]} 座抽回。",
     ]
     for seat, chars in sorted(deal.hands.items()):
