@@ -2,7 +2,11 @@
 
 A poem that breaks the tonal rules is not an error: it is a CheckResult listing its violations.
 Each exception carries a Chinese message for users (``message``) and the offending value.
+The StoreError family says why a round refuses an action (poetry.store raises them); each class's
+``status`` is the HTTP code app.py and the views answer with.
 """
+
+from typing import Any
 
 
 class PoetryError(Exception):
@@ -43,3 +47,52 @@ class InvalidHandError(PoetryError):
     """A tile set or hand that breaks the game's rules (600 distinct tiles, 300 平 / 300 仄 …)."""
 
     status = 422
+
+
+# --- a round's actions: the store raises these, each maps to one HTTP status ------------------------
+
+
+class StoreError(PoetryError):
+    """An action the round does not allow; ``status`` is the HTTP code the web layer answers."""
+
+    status = 400
+
+
+class BadInput(StoreError):
+    """A field of the wrong type, too long, missing or not one of the allowed values."""
+
+    status = 400
+
+
+class NotAllowed(StoreError):
+    """The seat asking may not do this (only the 詩伯 deals, only a player has a hand)."""
+
+    status = 403
+
+
+class RoundNotFound(StoreError):
+    """No round with that code (or no such seat in it)."""
+
+    status = 404
+
+
+class WrongPhase(StoreError):
+    """Not at this point of the round (before the deal, after publication, already submitted)."""
+
+    status = 409
+
+
+class CompositionError(StoreError):
+    """The poem uses characters the composition rule does not allow; ``violations`` lists them."""
+
+    status = 422
+
+    def __init__(self, message: str, violations: list[dict[str, Any]]):
+        super().__init__(message)
+        self.violations = violations
+
+
+class TooManyAttempts(StoreError):
+    """Too many join attempts from one client lately (no guessing codes)."""
+
+    status = 429

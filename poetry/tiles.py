@@ -35,7 +35,6 @@ import json
 import os
 import random
 import secrets
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -45,6 +44,7 @@ from typing import Any
 
 from poetry.data import data_path
 from poetry.errors import InvalidHandError
+from poetry.text import is_han
 
 #: Size of the standard set and its split by tone.
 SET_SIZE = 600
@@ -173,10 +173,6 @@ def strokes_of(char: str) -> int | None:
         return load_stroke_table().get(char)
     except FileNotFoundError:
         return None
-
-
-def _is_cjk(char: str) -> bool:
-    return len(char) == 1 and unicodedata.category(char) == "Lo" and "CJK" in unicodedata.name(char, "")
 
 
 def _parse_upload(data: str | bytes | Sequence[Any]) -> list[dict[str, Any]]:
@@ -318,7 +314,7 @@ def _distinct_chars(records: list[dict[str, Any]]) -> list[str]:
     """The uploaded characters, refused unless they are SET_SIZE distinct single Han characters."""
     if len(records) > 10 * SET_SIZE:
         raise InvalidHandError(f"牌組須有 {SET_SIZE} 個不同的字，現有 {len(records)} 個")
-    bad = [str(r["char"]) for r in records if not _is_cjk(str(r["char"]).strip())]
+    bad = [str(r["char"]) for r in records if not is_han(str(r["char"]).strip())]
     if bad:
         raise InvalidHandError(f"每張牌須是單一個漢字，這些不是：{_names(bad)}")
     chars = [str(r["char"]).strip() for r in records]

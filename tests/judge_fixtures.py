@@ -9,10 +9,13 @@ import json
 from poetry.store import submissions, utcnow
 
 POEMS = {
-    1: ("山居秋暝", "空山新雨後，天氣晚來秋。\n明月松間照，清泉石上流。\n竹喧歸浣女，蓮動下漁舟。\n隨意春芳歇，王孫自可留。"),
-    2: ("春望", "國破山河在，城春草木深。\n感時花濺淚，恨別鳥驚心。\n烽火連三月，家書抵萬金。\n白頭搔更短，渾欲不勝簪。"),
+    1: ("山居秋暝", "空山新雨後，天氣晚來秋。\n明月松間照，清泉石上流。\n"
+                 "竹喧歸浣女，蓮動下漁舟。\n隨意春芳歇，王孫自可留。"),
+    2: ("春望", "國破山河在，城春草木深。\n感時花濺淚，恨別鳥驚心。\n"
+               "烽火連三月，家書抵萬金。\n白頭搔更短，渾欲不勝簪。"),
     # 春望 and 山居秋暝 interleaved: each line fine, the whole a jumble
-    3: ("春望", "國破山河在，天氣晚來秋。\n感時花濺淚，清泉石上流。\n烽火連三月，蓮動下漁舟。\n白頭搔更短，王孫自可留。"),
+    3: ("春望", "國破山河在，天氣晚來秋。\n感時花濺淚，清泉石上流。\n"
+               "烽火連三月，蓮動下漁舟。\n白頭搔更短，王孫自可留。"),
     4: ("登高", "風急天高猿嘯哀，渚清沙白鳥飛回。\n無邊落木蕭蕭下，不盡長江滾滾來。\n"
                "萬里悲秋常作客，百年多病獨登臺。\n艱難苦恨繁霜鬢，潦倒新停濁酒杯。"),
 }
@@ -33,7 +36,7 @@ def judged_round(app, client, penalty="罰酒三杯"):
     assert client.post(f"/api/rounds/{code}/deal", headers=bearer(tokens[1])).status_code == 200
     store = app.extensions["poetry_store"]
     from poetry.checker import check_poem
-    from poetry.store import _report_of
+    from poetry.rules import _report_of
 
     with store.engine.begin() as conn:
         round_id = store.authenticate(code, tokens[1]).round_id

@@ -7,8 +7,7 @@ import pytest
 
 from app import create_app
 from poetry import tiles
-from poetry.store import poem_lines
-
+from poetry.text import split_lines
 
 #: Run these tests on another database (e.g. PostgreSQL) with POETRY_TEST_DATABASE_URL=postgresql+psycopg://…
 OTHER_DATABASE = os.environ.get("POETRY_TEST_DATABASE_URL")
@@ -120,7 +119,7 @@ def test_a_whole_round_and_every_forbidden_action(table):
 
     # the composition rule: a rhyme foot from someone else's hand is refused with the reason
     foreign = hands[3][0]
-    lines = poem_lines(text)
+    lines = split_lines(text)
     bad = f"{lines[0]}，{lines[1][:-1]}{foreign}。{lines[2]}，{lines[3]}。"
     refused = client.post(url + "/submit", headers=p2, json={"title": title, "text": bad})
     assert refused.status_code == 422

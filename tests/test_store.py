@@ -12,21 +12,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from poetry import tiles
-from poetry.store import (
-    BadInput,
-    NotAllowed,
-    RoundNotFound,
-    Store,
-    TooManyAttempts,
-    WrongPhase,
-    check_composition,
-    clean_text,
-    metadata,
-    poem_lines,
-    rhyme_feet,
-    seats,
-)
-
+from poetry.errors import BadInput, NotAllowed, RoundNotFound, TooManyAttempts, WrongPhase
+from poetry.rules import check_composition, rhyme_feet
+from poetry.store import Store, clean_text, metadata, seats
+from poetry.text import split_lines
 
 #: Run these tests on another database (e.g. PostgreSQL) with POETRY_TEST_DATABASE_URL=postgresql+psycopg://…
 OTHER_DATABASE = os.environ.get("POETRY_TEST_DATABASE_URL")
@@ -199,7 +188,8 @@ def test_events_record_public_changes_in_order(store):
 
 
 @pytest.mark.parametrize("value, message", [
-    ("<b>" * 20, "太長"), ("春\x00日", "控制字元"), ("春\u202e日", "控制字元"), (12, "必須是文字"), (["春"], "必須是文字"),
+    ("<b>" * 20, "太長"), ("春\x00日", "控制字元"), ("春\u202e日", "控制字元"),
+    (12, "必須是文字"), (["春"], "必須是文字"),
 ])
 def test_clean_text_refuses_bad_strings(value, message):
     with pytest.raises(BadInput, match=message):
@@ -207,12 +197,12 @@ def test_clean_text_refuses_bad_strings(value, message):
 
 
 def test_poem_lines_and_rhyme_feet_of_a_real_quatrain():
-    lines = poem_lines("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。")
+    lines = split_lines("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。")
     assert lines == ["白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓"]
     book = {"盡": "仄", "流": "平", "目": "仄", "樓": "平"}
     assert rhyme_feet(lines, lambda c: book.get(c) == "平") == [(2, "流"), (4, "樓")]
     # 首句入韻: 杜牧〈山行〉's first line ends on 斜 (下平六麻), a rhyme foot too
-    lines = poem_lines("遠上寒山石徑斜，白雲生處有人家。停車坐愛楓林晚，霜葉紅於二月花。")
+    lines = split_lines("遠上寒山石徑斜，白雲生處有人家。停車坐愛楓林晚，霜葉紅於二月花。")
     assert [c for _, c in rhyme_feet(lines, lambda c: c in "斜家花")] == ["斜", "家", "花"]
 
 
@@ -227,7 +217,7 @@ def test_composition_rules():
     title = check_composition("登高", poem, hand, "rhyme_feet", is_ping=is_ping)
     assert [(v["where"], v["char"]) for v in title] == [("title", "高")]
     # 集字: every character from the hand, each tile once; blanks cover what is missing
-    full = "".join(poem_lines(poem))
+    full = "".join(split_lines(poem))
     assert check_composition("", poem, full, "jizi") == []
     short = check_composition("", poem, full.replace("樓", ""), "jizi")
     assert [v["char"] for v in short] == ["樓"]

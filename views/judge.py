@@ -81,7 +81,8 @@ THRESHOLD_KEYS = ("上品", "中品", "荒牌", "上品_floor", "貫理_floor", 
 
 
 def _round_code(code: str) -> str:
-    from poetry.store import RoundNotFound, normalise_code
+    from poetry.errors import RoundNotFound
+    from poetry.store import normalise_code
 
     code = normalise_code(code)
     if not code.isalnum() or len(code) > 12:
@@ -107,7 +108,7 @@ def _thresholds_from_args() -> dict[str, float] | None:
 
 def _require_judge(code: str):
     """The seat asking, if it is the 詩伯 of this round; NotAllowed (403) otherwise."""
-    from poetry.store import NotAllowed
+    from poetry.errors import NotAllowed
     from views.rounds import current_seat
 
     seat = current_seat(code)
@@ -153,8 +154,8 @@ def api_set_grade(code: str):
     :raise 403: not the 詩伯 (or a cookie request without the CSRF header).
     :raise 400: a field of the wrong type, an unknown 品, a seat out of range.
     """
-    from poetry.grading import round_results, rank_round
-    from poetry.store import WrongPhase
+    from poetry.errors import WrongPhase
+    from poetry.grading import rank_round, round_results
     from views.rounds import get_store
 
     code = _round_code(code)

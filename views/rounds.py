@@ -27,21 +27,11 @@ from flask import (
     url_for,
 )
 
+from poetry.errors import CompositionError, RoundNotFound, WrongPhase
 from poetry.prosody import get_rhyme_book
-from poetry.store import (
-    COMPOSITIONS,
-    GRADES,
-    LIMITS,
-    MAX_WILDCARDS,
-    RHYME_BOOKS,
-    CompositionError,
-    RoundNotFound,
-    Seat,
-    Store,
-    WrongPhase,
-    normalise_code,
-)
-from poetry.text import to_simplified
+from poetry.rules import COMPOSITIONS, MAX_WILDCARDS
+from poetry.store import GRADES, RHYME_BOOKS, Seat, Store, normalise_code
+from poetry.text import LIMITS, to_simplified
 
 bp = Blueprint("rounds", __name__)
 

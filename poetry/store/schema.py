@@ -1,0 +1,167 @@
+"""The store's tables, its engine and its migrations: what the database of rounds looks like.
+
+The schema is created and upgraded by Alembic (``migrations/``, :func:`upgrade_database`); ``metadata``
+below is what the migrations must produce (tests/test_store.py compares them). A change here needs a
+new revision in ``migrations/versions/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+
+metadata = MetaData()
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(12), nullable=False, unique=True),
+    Column("title", Text, nullable=False),
+    Column("rhyme_book", String(16), nullable=False),
+    Column("penalty", Text, nullable=False, default=""),
+    Column("composition", String(16), nullable=False),
+    Column("wildcards", Integer, nullable=False, default=0),
+    Column("host_plays", Boolean, nullable=False),
+    Column("phase", String(16), nullable=False),
+    Column("tile_set", Text),  # JSON list of tiles when the round uses a custom set, else NULL
+    Column("commitment", String(64)),
+    Column("salt", String(64)),
+    Column("stack", Text),  # the 600 characters top to bottom, as shuffled (revealed at publication)
+    Column("count_char", String(4)),
+    Column("count_strokes", Integer),
+    Column("first_seat", Integer),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("dealt_at", DateTime(timezone=True)),
+    Column("published_at", DateTime(timezone=True)),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", Integer, ForeignKey("rounds.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),  # 1–4 draw and write; 0 is a 詩伯 who only judges
+    Column("name", Text, nullable=False),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("is_host", Boolean, nullable=False),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("round_id", "seat", name="uq_seats_round_seat"),
+)
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("tiles", Text, nullable=False),  # the characters in draw order
+)
+
+drafts = Table(
+    "drafts",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("title", Text, nullable=False, default=""),
+    Column("text", Text, nullable=False, default=""),
+    Column("revision", Integer, nullable=False, default=0),
+    Column("updated_at", DateTime(timezone=True)),
+)
+
+submissions = Table(
+    "submissions",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("title", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("report", Text),  # JSON: the checker's report at submission
+    Column("locked", Boolean, nullable=False),  # False once the 詩伯 reopens it
+    Column("submitted_at", DateTime(timezone=True), nullable=False),
+    Column("reopened_at", DateTime(timezone=True)),
+)
+
+grades = Table(
+    "grades",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("grade", String(8), nullable=False),  # 上品 中品 下品 荒牌
+    Column("comment", Text, nullable=False, default=""),
+    Column("graded_at", DateTime(timezone=True), nullable=False),
+)
+
+join_attempts = Table(
+    "join_attempts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("client", String(64), nullable=False),  # sha256 of the client address
+    Column("code", String(12), nullable=False),
+    Column("attempted_at", DateTime(timezone=True), nullable=False),
+    Index("ix_join_attempts_client_time", "client", "attempted_at"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", Integer, ForeignKey("rounds.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(32), nullable=False),
+    Column("payload", Text, nullable=False),  # JSON, public data only (never a hand or a draft)
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_events_round_id", "round_id", "id"),
+)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for the URL; SQLite gets WAL, a busy timeout and foreign keys, so threads can share it."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        pool = {"pool_size": 10, "max_overflow": 40} if path and path != ":memory:" else {}
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **pool)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection, _record):  # pragma: no cover - trivial
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            if path and path != ":memory:":
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        return engine
+    # one connection per server thread at most (event streams hold a thread each, briefly a connection)
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=40)
+
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def upgrade_database(engine: Engine) -> None:
+    """Run the Alembic migrations up to head on this engine (what the app does at start)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
