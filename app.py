@@ -9,13 +9,17 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
-from poetry.errors import PoetryError
+from poetry.errors import CompositionError, PoetryError
+from poetry.store import Store
+from views import check, judge, pages, rounds, script, themes
+from views.script import error_for_reader, reader_wants_simplified
 
 
 def _instance_secret(instance_path: str) -> str:
@@ -26,16 +30,31 @@ def _instance_secret(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+def default_config(instance_path: str) -> dict[str, object]:
+    """Every setting with its default: a fresh clone runs with none set (FLASK_* and test_config override)."""
+    return {
+        # SQLite in instance/; PostgreSQL by URL (DATABASE_URL or FLASK_DATABASE_URL).
+        "DATABASE_URL": "sqlite:///" + os.path.join(instance_path, "shipai.sqlite3"),
+        "SECRET_KEY": None,  # None: a random key kept in instance/secret_key
+        "MAX_CONTENT_LENGTH": 1 * 1024 * 1024,
+        "JSON_AS_ASCII": False,
+        # True: `alembic upgrade head` at start. With several workers on PostgreSQL, migrate once before
+        # starting them (alembic -c migrations/alembic.ini upgrade head) and set FLASK_AUTO_MIGRATE=false.
+        "AUTO_MIGRATE": True,
+        "JOIN_LIMIT": 20,  # join attempts per client (IP) in the window; wrong codes count too
+        "JOIN_WINDOW_SECONDS": 600,
+        "EVENT_STREAM_SECONDS": 300,  # a live event stream ends after this; EventSource reconnects
+        "EVENT_POLL_SECONDS": 0.4,  # how often a stream looks for other workers' events
+        "WARM_UP": None,  # None: load the theme and grading models at start unless TESTING
+    }
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: embedded defaults, then FLASK_* / DATABASE_URL / SECRET_KEY, then test_config."""
     app = Flask(__name__, instance_relative_config=True)
     app.json = _EncodableJSONProvider(app)
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_mapping(
-        DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "shipai.sqlite3"),
-        MAX_CONTENT_LENGTH=1 * 1024 * 1024,
-        JSON_AS_ASCII=False,
-    )
+    app.config.from_mapping(default_config(app.instance_path))
     app.config.from_prefixed_env()
     for name in ("DATABASE_URL", "SECRET_KEY"):
         if os.environ.get(name):
@@ -44,19 +63,20 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
+    if app.config["WARM_UP"] is None:
+        app.config["WARM_UP"] = not app.testing
     app.json.ensure_ascii = False
-
-    from views import check, judge, pages, rounds, themes
+    app.extensions["poetry_store"] = Store(
+        app.config["DATABASE_URL"],
+        migrate=bool(app.config["AUTO_MIGRATE"]),
+        join_limit=int(app.config["JOIN_LIMIT"]),
+        join_window=timedelta(seconds=int(app.config["JOIN_WINDOW_SECONDS"])),
+    )
 
     for module in (pages, check, rounds, themes, judge):
         app.register_blueprint(module.bp)
-        init = getattr(module, "init_app", None)
-        if init is not None:
-            init(app)
-
     _register_error_handlers(app)
-    pages.register_script_switch(app)
-    app.config.setdefault("WARM_UP", not app.testing)
+    script.register_script_switch(app)
     if app.config["WARM_UP"]:
         warm_up()
     return app
@@ -87,31 +107,49 @@ def _wants_json() -> bool:
 
 
 def _register_error_handlers(app: Flask) -> None:
-    """PoetryError → 400/422, HTTP errors keep their code; the API answers JSON, pages answer HTML."""
+    """The one error path: views raise, these answer (JSON for the API, an HTML page otherwise)."""
+    app.register_error_handler(PoetryError, _poetry_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected_error)
 
-    def respond(status: int, error: str, detail: str):
-        detail = _encodable(detail)
-        if _wants_json():
-            return jsonify(error=error, detail=detail), status
+
+def _poetry_error(exc: PoetryError):
+    """Input that cannot be judged: the error's own status (400, 403 … 422, 429) and Chinese message."""
+    violations = exc.violations if isinstance(exc, CompositionError) else None
+    return _error_response(exc.status, type(exc).__name__, exc.message, violations)
+
+
+def _http_error(exc: HTTPException):
+    """An HTTP error keeps its code; the view's own (Chinese) description, else ours, never Werkzeug's English."""
+    custom = exc.description if isinstance(exc.description, str) else ""
+    if custom == type(exc).description:
+        custom = ""
+    status = exc.code or 500
+    return _error_response(status, exc.name, custom or _CHINESE_HTTP.get(status)
+                           or _CHINESE_HTTP[400 if status < 500 else 500])
+
+
+def _unexpected_error(exc: Exception):
+    """A bug: logged, and a 500 that tells the reader their text is safe."""
+    current_app.logger.exception("unhandled error")
+    return _error_response(500, "Internal Server Error", _CHINESE_HTTP[500])
+
+
+def _error_response(status: int, error: str, detail: str, violations: list | None = None):
+    """Every error in one shape: JSON {error, detail[, violations]} for the API, error.html for a page.
+
+    A 简体 reader gets the detail in 简体 (a page through the HTML conversion), except where it quotes what
+    they sent, which stays as typed (views.script.error_for_reader).
+    """
+    detail = _encodable(detail)
+    if not _wants_json():
         return render_template("error.html", status=status, error=error, detail=detail), status
-
-    @app.errorhandler(PoetryError)
-    def poetry_error(exc: PoetryError):
-        return respond(exc.status, type(exc).__name__, exc.message)
-
-    @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException):
-        # The view's own (Chinese) message first; Werkzeug's English default gives way to ours.
-        custom = exc.description if isinstance(exc.description, str) else ""
-        if custom == type(exc).description:
-            custom = ""
-        status = exc.code or 500
-        return respond(status, exc.name, custom or _CHINESE_HTTP.get(status) or _CHINESE_HTTP[400 if status < 500 else 500])
-
-    @app.errorhandler(Exception)
-    def unexpected(exc: Exception):
-        app.logger.exception("unhandled error")
-        return respond(500, "Internal Server Error", "伺服器出錯了，您的內容未遺失，請稍後再試。")
+    if reader_wants_simplified():
+        detail, violations = error_for_reader(detail, violations)
+    body = {"error": error, "detail": detail}
+    if violations is not None:
+        body["violations"] = violations
+    return jsonify(body), status
 
 
 def _encodable(text: str) -> str:

@@ -1,9 +1,14 @@
 """The app factory, config layering, the script switch and the import boundary."""
 
+import pathlib
 import subprocess
 import sys
 
-from app import create_app
+from flask import Blueprint
+
+from app import create_app, default_config
+from poetry.store import Store
+from views.openapi import documented, ok
 
 
 def test_config_layers(tmp_path, monkeypatch):
@@ -12,6 +17,19 @@ def test_config_layers(tmp_path, monkeypatch):
     assert app.config["DATABASE_URL"].endswith("env.db")
     assert app.config["SECRET_KEY"]
     assert not create_app().testing
+
+
+def test_every_setting_has_its_default_in_create_app_and_the_store_is_built_there(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}",
+                      "JOIN_LIMIT": 3})
+    assert set(default_config(app.instance_path)) <= set(app.config)
+    assert app.config["WARM_UP"] is False and app.config["EVENT_STREAM_SECONDS"] == 300
+    store = app.extensions["poetry_store"]
+    assert isinstance(store, Store) and store.join_limit == 3
+    views = pathlib.Path(__file__).parent.parent / "views"
+    for module in views.glob("*.py"):  # views read settings; they never default them
+        source = module.read_text()
+        assert "config.setdefault(" not in source and "config.get(" not in source, module.name
 
 
 def test_serving_app_loads_models_before_it_returns_without_threads(tmp_path):
@@ -49,6 +67,29 @@ def test_unknown_page_is_404_in_chinese(client):
     assert "找不到" in response.get_data(as_text=True)
     api = client.get("/api/no-such-thing")
     assert api.status_code == 404 and api.is_json and api.get_json()["detail"]
+
+
+def test_errors_have_one_shape(client):
+    api = client.get("/api/rounds/ZZZZZZ")  # a PoetryError (the store's RoundNotFound)
+    detail = "找不到牌局「ZZZZZZ」，請檢查代碼。"
+    assert api.status_code == 404 and api.get_json() == {"error": "RoundNotFound", "detail": detail}
+    page = client.get("/r/ZZZZZZ")
+    assert page.status_code == 404 and page.mimetype == "text/html" and detail in page.get_data(as_text=True)
+    client.set_cookie("script", "hans")  # a body too large is a 413 for a 简体 reader too, not a 500
+    big = client.post("/api/check", data="x" * (1024 * 1024 + 1), content_type="application/json")
+    assert big.status_code == 413 and big.get_json() == {"error": "Request Entity Too Large", "detail": "内容太长了。"}
+
+
+def test_a_new_route_is_documented_where_it_is_written(app, client):
+    bp = Blueprint("extra", __name__)
+
+    @bp.get("/api/extra")
+    @documented({"summary": "新路由", "responses": {"200": ok({"type": "object"})}})
+    def extra():
+        return {}
+
+    app.register_blueprint(bp)
+    assert client.get("/api/openapi.json").get_json()["paths"]["/api/extra"]["get"]["summary"] == "新路由"
 
 
 def test_import_poetry_does_not_load_flask():

@@ -1,46 +1,50 @@
 """The live draft checker: the /check page and POST /api/check, both over poetry.checker.check_poem.
 
 The view only validates the request and hands the text to the checker; every prosodic judgement is
-the checker's. Bad input answers 400 with a Chinese ``detail`` and never reaches the checker.
+the checker's. Bad input raises BadRequest (400) with a Chinese description and never reaches the
+checker; app.py answers it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import unicodedata
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template
+from werkzeug.exceptions import BadRequest, UnprocessableEntity
 
 from poetry.checker import check_poem
 from poetry.errors import PoetryError
-from poetry.text import detect_script, to_simplified
-from views.pages import simplify_quoting
+from poetry.text import MAX_LENGTH, detect_script, to_simplified
+from views.openapi import ERROR, TEXT, documented, json_body, ok
+from views.script import reader_wants_simplified, simplify_quoting
+from views.seats import json_object, refuse_controls
 
 bp = Blueprint("check", __name__)
 
-#: Longest draft the API reads (characters, punctuation included).
-MAX_TEXT = 2000
 #: Longest hand (a player holds 150 tiles; a custom set may be larger, never more than 600).
 MAX_HAND = 600
 RHYME_BOOKS = ("pingshui", "xinyun", "tongyun")
 #: The round's composition rule: rhyme feet from the hand, or 集字 (every character from the hand).
 RULES = ("rhyme", "jizi")
 FIELDS = ("text", "rhyme_book", "hand", "rule")
-#: Control characters a pasted poem may carry harmlessly (they count as line breaks or spaces).
-ALLOWED_CONTROLS = frozenset("\t\n\r")
-
-
-class BadRequest(ValueError):
-    """A request the API refuses, with the Chinese message shown to the user."""
 
 
 @bp.get("/check")
 def check_page():
     """The draft page: type or paste a poem and see its tones, faults and fixes as you type."""
-    return render_template("check.html", max_text=MAX_TEXT)
+    return render_template("check.html", max_text=MAX_LENGTH)
 
 
 @bp.post("/api/check")
+@documented({
+    "summary": "平仄檢查：逐字平仄、格律、押韻、病與改字建議",
+    "requestBody": json_body({"type": "object", "required": ["text"], "properties": {
+        "text": {"type": "string", "maxLength": MAX_LENGTH},
+        "rhyme_book": {"enum": list(RHYME_BOOKS), "default": "pingshui"},
+        "hand": {"description": "手牌：一串字或單字的列表（改字建議先取手牌）",
+                 "oneOf": [{"type": "string"}, {"type": "array", "items": TEXT}]}}}),
+    "responses": {"200": ok({"type": "object"}, "檢查報告"), "400": ERROR, "422": ERROR},
+})
 def api_check():
     """Check a poem: {"text", "rhyme_book"?, "hand"?, "rule"?} → the checker's report as JSON.
 
@@ -50,26 +54,17 @@ def api_check():
         too long, control characters, or a text the checker cannot read (MalformedPoemError).
     :raise 422: the checker failed on this draft (logged; a bug to fix, never a 5xx to the poet).
     """
-    reader_hans = request.cookies.get("script") == "hans"
-    try:
-        text, rhyme_book, hand, rule = _parse_request()
-    except BadRequest as exc:
-        return _refusal("Bad Request", str(exc), 400, reader_hans)
+    text, rhyme_book, hand, rule = _parse_request()
     try:
         report = check_poem(text, rhyme_book=rhyme_book, hand=hand, hand_only=bool(hand) and rule == "jizi")
-    except PoetryError as exc:
-        return _refusal(type(exc).__name__, exc.message, exc.status, reader_hans)
+    except PoetryError:
+        raise
     except Exception:
         # A checker fault on some odd draft must not read as a dead server to a poet mid-line: log it,
         # answer 422 so the editor shows the message and keeps the text, and let the tests catch it.
         current_app.logger.exception("check_poem failed on a draft of %d characters", len(text))
-        detail = "這份詩稿暫時無法檢查（檢查器出錯，已記錄）。您的詩稿仍在。"
-        return _refusal("Unprocessable", detail, 422, reader_hans)
-    return jsonify(_for_reader(dataclasses.asdict(report), reader_hans))
-
-
-def _refusal(error: str, detail: str, status: int, reader_hans: bool):
-    return jsonify(error=error, detail=to_simplified(detail) if reader_hans else detail), status
+        raise UnprocessableEntity("這份詩稿暫時無法檢查（檢查器出錯，已記錄）。您的詩稿仍在。") from None
+    return jsonify(_for_reader(dataclasses.asdict(report), reader_wants_simplified()))
 
 
 def _for_reader(report: dict, reader_hans: bool) -> dict:
@@ -105,17 +100,6 @@ def _unique(chars) -> list[str]:
     return list(dict.fromkeys(chars))
 
 
-def json_object(fields: tuple[str, ...], example: str) -> dict:
-    """The request body as a JSON object with only the given fields, or BadRequest naming what is wrong."""
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        raise BadRequest(f"請以 JSON 物件送出，例如 {example}。")
-    unknown = sorted(set(payload) - set(fields))
-    if unknown:
-        raise BadRequest(f"不認得的欄位：{'、'.join(unknown)[:100]}（只收 {'、'.join(fields)}）。")
-    return payload
-
-
 def _parse_request() -> tuple[str, str, str | None, str | None]:
     """The request's (text, rhyme_book, hand, rule), or BadRequest with a message a poet can act on."""
     payload = json_object(FIELDS, '{"text": "床前明月光……"}')
@@ -123,8 +107,8 @@ def _parse_request() -> tuple[str, str, str | None, str | None]:
     text = payload.get("text")
     if not isinstance(text, str):
         raise BadRequest("「text」須是一段文字（字串），放入要檢查的詩。")
-    if len(text) > MAX_TEXT:
-        raise BadRequest(f"詩稿太長：{len(text)} 字，上限 {MAX_TEXT} 字。")
+    if len(text) > MAX_LENGTH:
+        raise BadRequest(f"詩稿太長：{len(text)} 字，上限 {MAX_LENGTH} 字。")
     refuse_controls(text, "詩稿")
 
     rhyme_book = payload.get("rhyme_book", "pingshui")
@@ -156,11 +140,3 @@ def _parse_hand(hand: object) -> str | None:
         raise BadRequest("「hand」須是一串字或一列單字，例如 \"山峰江湖\" 或 [\"山\", \"峰\"]。")
     refuse_controls(hand, "手牌")
     return hand
-
-
-def refuse_controls(value: str, what: str) -> None:
-    """Control characters (NUL …) and lone surrogates are no part of a poem: refuse them by name."""
-    for char in value:
-        category = unicodedata.category(char)
-        if (category == "Cc" and char not in ALLOWED_CONTROLS) or category == "Cs":
-            raise BadRequest(f"{what}含有無法辨識的控制字元（U+{ord(char):04X}），請刪去後再送出。")
