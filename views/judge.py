@@ -124,7 +124,7 @@ def dashboard_page(code: str):
     from flask import render_template
 
     from poetry.checker import MARKS
-    from poetry.grading import round_dashboard
+    from poetry.standings import round_dashboard
     from views.rounds import cookie_name, csrf_token_for, get_store
 
     code = _round_code(code)
@@ -138,7 +138,7 @@ def dashboard_page(code: str):
 @bp.get("/api/rounds/<code>/judge")
 def api_dashboard(code: str):
     """The dashboard's data as JSON (詩伯 only)."""
-    from poetry.grading import round_dashboard
+    from poetry.standings import round_dashboard
     from views.rounds import get_store
 
     code = _round_code(code)
@@ -153,7 +153,7 @@ def api_set_grade(code: str):
     :raise 403: not the 詩伯 (or a cookie request without the CSRF header).
     :raise 400: a field of the wrong type, an unknown 品, a seat out of range.
     """
-    from poetry.grading import round_results, rank_round
+    from poetry.standings import rank_round, round_results
     from poetry.store import WrongPhase
     from views.rounds import get_store
 
@@ -186,7 +186,7 @@ def results_page(code: str):
     """The printable results of a published round: poems, 品, comments, winners and losers."""
     from flask import render_template
 
-    from poetry.grading import round_results
+    from poetry.standings import round_results
     from views.rounds import get_store
 
     code = _round_code(code)
@@ -199,7 +199,7 @@ def history_page():
     """The rounds played on this device (the seat cookies it holds), newest first, with their results."""
     from flask import render_template
 
-    from poetry.grading import round_history
+    from poetry.standings import round_history
     from views.rounds import COOKIE_PREFIX, get_store
 
     store = get_store()

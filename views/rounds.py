@@ -235,7 +235,7 @@ def api_publish(code: str):
 @bp.get("/api/rounds/<code>/results")
 def api_results(code: str):
     """After publication: poems, hands, grades, the ranking with who drinks, and the reveal (salt, order)."""
-    from poetry.grading import round_results  # loads the grading models only when results are asked for
+    from poetry.standings import round_results  # loads the grading models only when results are asked for
 
     code = _code(code)
     return jsonify(round_results(get_store(), code))
