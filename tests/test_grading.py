@@ -15,9 +15,9 @@ from poetry.grading import (
     grade_poem,
     merge_thresholds,
     parallel_score,
-    split_lines,
     suggest_grade,
 )
+from poetry.text import split_lines
 
 # 杜甫《春望》, 王維《山居秋暝》, 杜甫《登高》: all in 唐詩三百首, so no model was trained on them.
 CHUNWANG = "國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。烽火連三月，家書抵萬金。白頭搔更短，渾欲不勝簪。"
@@ -99,7 +99,8 @@ def test_corrupted_poem_reads_less_fluently():
 def test_detector_points_at_the_swapped_characters():
     # 《登高》 with four characters swapped for frequent ones of the same tone (落木 → 綠石, 作 → 寄):
     # the detector's most suspected characters include swapped ones, and the poem-level evidence falls
-    from poetry.grading import _model, char_features, detector_features, suspicious_chars
+    from poetry.grading import char_features, detector_features, suspicious_chars
+    from poetry.grading.models import _model
 
     real = lines_of(DENGGAO)
     bad = list(real)
@@ -257,12 +258,12 @@ def test_normalise_title_ignores_numbering_and_punctuation():
     assert normalise_title("秋興八首 其一") == normalise_title("秋興八首·其二") == "秋興"
 
 
-def test_grading_doctests_hold():
+@pytest.mark.parametrize("module", ["", ".criteria", ".features", ".models", ".rubric"])
+def test_grading_doctests_hold(module):
     import doctest
+    import importlib
 
-    import poetry.grading
-
-    result = doctest.testmod(poetry.grading)
+    result = doctest.testmod(importlib.import_module("poetry.grading" + module))
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -270,7 +271,8 @@ def test_grading_doctests_hold():
 def test_combined_score_never_falls_when_a_criterion_improves(name):
     # the combiner's trees are monotone: starting from 《登高》's own criteria, raising one criterion
     # from a clear failure to a clear pass can only raise the score, and the failure alone sinks it
-    from poetry.grading import _model, combined_features, combined_score, measure_poem
+    from poetry.grading import combined_features, combined_score, measure_poem
+    from poetry.grading.models import _model
 
     _, title, criteria, _ = measure_poem(DENGGAO, "登高")
     spec = _model()["combined"]
