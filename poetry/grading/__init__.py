@@ -12,7 +12,7 @@ Each criterion below is a score in [0, 1] with a short Chinese explanation:
                      whether each couplet's lines belong together rather than to two poems taken in
                      turns (``_couplet_coherence``);
   聯句切當           in a 律詩 the 頷聯 and 頸聯 are parallel (``couplet_features`` and ``parallel_score``
-                     in features.py), else the couplets hold together;
+                     in measures.py), else the couplets hold together;
   一氣呵成 / 語句清新 fluency under the character trigram LMs (poetry/lm.py, both directions), how well each
                      character fits the rest of the poem (topic vectors) and a per-character detector
                      of characters swapped in (``char_features``); how much is stock phrase.
@@ -31,7 +31,7 @@ poetry.grading.rubric. Ranking a round by the 詩伯's final 品 is poetry.stand
 
 The package, one room a concern:
   models.py     the model files, loaded once; the logistic and boosted-tree models they hold;
-  features.py   the raw features of a poem (LMs, topic vectors, title, rhyme, 對仗, swapped characters);
+  measures.py   the raw features of a poem (LMs, topic vectors, title, rhyme, 對仗, swapped characters);
   criteria.py   each criterion's score and explanation (``measure_poem``; the poem is parsed once);
   rubric.py     GRADES, CRITERIA, the thresholds and the 品 a score earns (``suggest_grade``);
   __init__.py   the combined score and ``grade_poem``, and the public names of all of them.
@@ -48,7 +48,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from poetry.grading.criteria import MAX_LINES, SHORT_POEM, is_lushi, measure_poem
-from poetry.grading.features import (
+from poetry.grading.measures import (
     CHAR_FEATURES,
     COUPLET_FEATURES,
     CRITERION_FEATURES,

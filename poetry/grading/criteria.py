@@ -1,7 +1,7 @@
 """Each criterion of a poem: a score in [0, 1] and a short Chinese explanation.
 
 體不失 and 平仄和暢 come from the checker's report; 貼題, 貫理, 首尾貫通 and 一氣呵成 from the
-calibrated logistic models over the features (poetry.grading.features); 聯句切當 from the 對仗 model
+calibrated logistic models over the features (poetry.grading.measures); 聯句切當 from the 對仗 model
 of each couplet; 語句清新 from the share of stock phrases and 一氣呵成. The poem is read once.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 import numpy as np
 
 from poetry.errors import MalformedPoemError
-from poetry.grading.features import (
+from poetry.grading.measures import (
     _cos,
     _text_vector,
     clean_title,

@@ -52,10 +52,15 @@ def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
     return out
 
 
+def _band_limits(name: str) -> tuple[float, float]:
+    """(poor below, good from) for one criterion: the 5% and 25% points of Tang poems' scores."""
+    q = _model().get("real_quantiles", {}).get(name)
+    return (q[0], q[2]) if q else (0.3, 0.6)
+
+
 def criterion_bands() -> dict[str, tuple[float, float]]:
     """For each criterion, (poor below, good from): the 5% and 25% points of Tang poems' scores."""
-    q = _model().get("real_quantiles", {})
-    return {name: (q[name][0], q[name][2]) if name in q else (0.3, 0.6) for name in CRITERIA}
+    return {name: _band_limits(name) for name in CRITERIA}
 
 
 class Band(str, Enum):
@@ -72,7 +77,7 @@ def band_of(name: str, score: float) -> Band:
     >>> band_of("貫理", 1.0), band_of("貫理", 0.0)
     (<Band.GOOD: 'good'>, <Band.POOR: 'poor'>)
     """
-    poor, good = criterion_bands()[name]
+    poor, good = _band_limits(name)
     return Band.GOOD if score >= good else Band.FAIR if score >= poor else Band.POOR
 
 

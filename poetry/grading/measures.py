@@ -1,4 +1,4 @@
-"""The raw features of a poem, the input of every model of the grading.
+"""The raw measures of a poem (the features), the input of every model of the grading.
 
 Lines of Han characters (traditional) in, numbers out: fluency under the character trigram LMs
 (poetry.lm), topic vectors of lines and of the whole, the title against the body, the rhyme of the
@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Mapping
 
 import numpy as np
@@ -84,6 +85,7 @@ def _sparse_cos(a: dict[str, float], b: dict[str, float]) -> float:
 _TITLE_NOISE = re.compile(r"其[一二三四五六七八九十]+|[一二三四五六七八九十百]+首|[一二三四五六七八九十]$")
 
 
+@lru_cache(maxsize=1024)  # a poem's title is cleaned by each feature that reads it
 def clean_title(title: str | None) -> str:
     """Han characters of a title without its numbering (「十首」「其二」).
 
