@@ -38,7 +38,8 @@ _EXPORTS = {
         "verify_deal",
     ),
     "poetry.themes": ("ThemeSuggestion", "char_vectors", "suggest_themes", "vector_of"),
-    "poetry.grading": ("GRADES", "Grade", "grade_poem", "measure_poem", "parallel_score", "rank_round"),
+    "poetry.grading": ("GRADES", "Grade", "grade_poem", "measure_poem", "parallel_score"),
+    "poetry.standings": ("rank_round",),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 

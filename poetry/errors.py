@@ -43,6 +43,10 @@ class UnsupportedFormError(PoetryError):
         self.form = form
 
 
+class InvalidThresholdError(PoetryError, ValueError):
+    """A 詩伯's grading threshold that the rubric does not know, or outside 0 to 1."""
+
+
 class InvalidHandError(PoetryError):
     """A tile set or hand that breaks the game's rules (600 distinct tiles, 300 平 / 300 仄 …)."""
 

@@ -45,7 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from poetry import lm as lm_module  # noqa: E402
-from poetry.grading import split_lines  # noqa: E402
+from poetry.errors import PoetryError  # noqa: E402
+from poetry.text import split_lines  # noqa: E402
 from scripts import tang_corpus  # noqa: E402
 
 DATA = ROOT / "data"
@@ -335,7 +336,7 @@ def build_title_body(poems: list[dict], train: list[int], index: dict[str, int],
 
 def build_word_idf(poems: list[dict], train: list[int], min_df: int = 3) -> list[tuple[str, float]]:
     """IDF of jieba words (two characters or more) over the simplified training poems."""
-    from poetry.grading import _tokenizer
+    from poetry.grading.models import _tokenizer
     from poetry.text import to_simplified
 
     tok = _tokenizer()
@@ -362,7 +363,8 @@ def fit_title_pairs(poems: list[dict], train: list[int]) -> dict[str, np.ndarray
     from scipy import sparse
     from sklearn.linear_model import LogisticRegression
 
-    from poetry.grading import _vectors, clean_title
+    from poetry.grading import clean_title
+    from poetry.grading.models import _vectors
 
     vec = _vectors()
     n_body = len(vec.index)
@@ -517,7 +519,7 @@ def _fit_trees(pos: list[dict], neg: list[dict], names: list[str], weight: np.nd
 
     Chosen on a dev split of the combiner's calibration half (docs/BENCHMARKS.md): depth 3, 200 rounds
     at rate 0.1, 50 poems a leaf; +0.02 AUC against corrupted copies over the logistic combiner, shuffled
-    and off-topic unchanged or better. The export is read by poetry.grading._trees.
+    and off-topic unchanged or better. The export is read by poetry.grading.models._trees.
     """
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.metrics import roc_auc_score
@@ -532,7 +534,7 @@ def _fit_trees(pos: list[dict], neg: list[dict], names: list[str], weight: np.nd
                        int(n["left"]) if not n["is_leaf"] else -1, int(n["right"]) if not n["is_leaf"] else -1,
                        round(float(n["value"]), 6)] for n in predictor.nodes])
     spec = {"features": names, "baseline": float(np.ravel(clf._baseline_prediction)[0]), "trees": trees}
-    from poetry.grading import _trees
+    from poetry.grading.models import _trees
 
     mine = np.array([_trees(spec, dict(zip(names, row))) for row in X])
     theirs = clf.predict_proba(X)[:, 1]
@@ -546,7 +548,7 @@ def _fit_trees(pos: list[dict], neg: list[dict], names: list[str], weight: np.nd
 def _auc(spec: dict, pos: list[dict], neg: list[dict]) -> float:
     from sklearn.metrics import roc_auc_score
 
-    from poetry.grading import _logistic
+    from poetry.grading.models import _logistic
 
     return roc_auc_score([1] * len(pos) + [0] * len(neg), [_logistic(spec, f) for f in pos + neg])
 
@@ -616,7 +618,8 @@ def _dev_combiner(rows: dict[str, list[dict]]) -> None:
     """Log the combiner's AUCs on a dev third of its poems when fitted on the other two thirds."""
     from sklearn.metrics import roc_auc_score
 
-    from poetry.grading import COMBINED_CRITERIA, _trees
+    from poetry.grading import COMBINED_CRITERIA
+    from poetry.grading.models import _trees
 
     third = 2 * len(rows["real"]) // 3
     fit = {k: [f for f in v if f["_poem"] < third] for k, v in rows.items()}
@@ -667,7 +670,7 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     # parallel couplets: real 頷聯/頸聯 of calibration 律詩 against random line pairs
     rng = random.Random(SEED)
     lu_pos, lu_neg = [], []
-    lus = [p for p in half_a if grading._is_lushi(p["lines"])]
+    lus = [p for p in half_a if grading.is_lushi(p["lines"])]
     for p in lus:
         for a, b in ((2, 3), (4, 5)):
             lu_pos.append(grading.couplet_features(p["lines"][a], p["lines"][b]))
@@ -744,7 +747,7 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
             copies["interleaved"] = mixed
         try:
             rows = {k: grading.measure_poem(as_text(q["lines"]), title=q["title"])[2] for k, q in copies.items()}
-        except grading.PoetryError:
+        except PoetryError:
             continue
         measured.append(rows["real"])
         index = len(comb["real"])  # the poem's place, so that the dev split keeps a poem's copies together

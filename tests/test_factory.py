@@ -43,7 +43,7 @@ def test_serving_app_loads_models_before_it_returns_without_threads(tmp_path):
     assert not app.testing and app.config["WARM_UP"]
     started = {t.name for t in set(threading.enumerate()) - before if "process_request_thread" not in t.name}
     assert started == set()  # (a request thread of another test's server may come and go meanwhile)
-    assert grading._model.cache_info().currsize == 1
+    assert grading.models._model.cache_info().currsize == 1
     assert themes._lexicon.cache_info().currsize >= 1 and "sklearn.cluster" in sys.modules
 
 

@@ -15,9 +15,9 @@ from poetry.grading import (
     grade_poem,
     merge_thresholds,
     parallel_score,
-    split_lines,
     suggest_grade,
 )
+from poetry.text import split_lines
 
 # 杜甫《春望》, 王維《山居秋暝》, 杜甫《登高》: all in 唐詩三百首, so no model was trained on them.
 CHUNWANG = "國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。烽火連三月，家書抵萬金。白頭搔更短，渾欲不勝簪。"
@@ -99,7 +99,8 @@ def test_corrupted_poem_reads_less_fluently():
 def test_detector_points_at_the_swapped_characters():
     # 《登高》 with four characters swapped for frequent ones of the same tone (落木 → 綠石, 作 → 寄):
     # the detector's most suspected characters include swapped ones, and the poem-level evidence falls
-    from poetry.grading import _model, char_features, detector_features, suspicious_chars
+    from poetry.grading import char_features, detector_features, suspicious_chars
+    from poetry.grading.models import _model
 
     real = lines_of(DENGGAO)
     bad = list(real)
@@ -108,7 +109,8 @@ def test_detector_points_at_the_swapped_characters():
     top = {(line, ch) for line, ch, _ in suspicious_chars(bad, k=4)}
     assert top & swapped
     spec = _model()["char_detector"]
-    assert detector_features(spec, char_features(bad))["det_llr"] < detector_features(spec, char_features(real))["det_llr"]
+    assert (detector_features(spec, char_features(bad))["det_llr"]
+            < detector_features(spec, char_features(real))["det_llr"])
     assert char_features(real).shape == (56, len(spec["features"]))
 
 
@@ -167,7 +169,8 @@ def test_cli_jsonl_keeps_going_after_a_bad_line(tmp_path, monkeypatch):
     rows = [{"id": "a", "title": "春望", "text": CHUNWANG}, "not json", {"id": "c", "text": ""},
             {"id": "d", "title": "登高", "text": DENGGAO}]
     path = tmp_path / "poems.jsonl"
-    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in rows),
+                    encoding="utf-8")
     out = io.StringIO()
     monkeypatch.setattr("sys.stdout", out)
     assert cli.main(["grade", "--format", "jsonl", str(path)]) == 0
@@ -255,46 +258,12 @@ def test_normalise_title_ignores_numbering_and_punctuation():
     assert normalise_title("秋興八首 其一") == normalise_title("秋興八首·其二") == "秋興"
 
 
-# --- ranking a round ------------------------------------------------------------------------------
-
-from poetry.grading import rank_round  # noqa: E402
-
-
-def seats(*grades, submitted=None):
-    names = "甲乙丙丁"
-    return [{"seat": i + 1, "name": names[i], "grade": g,
-             "submitted": True if submitted is None else submitted[i]} for i, g in enumerate(grades)]
-
-
-def test_rank_round_ties_share_a_place_and_losers_drink():
-    r = rank_round(seats("中品", "上品", "上品", "荒牌"), "罰酒一杯")
-    assert [(x["name"], x["place"]) for x in r["ranking"]] == [("乙", 1), ("丙", 1), ("甲", 3), ("丁", 4)]
-    assert [w["name"] for w in r["winners"]] == ["乙", "丙"]
-    assert [(x["name"], x["drink"]) for x in r["losers"]] == [("丁", "罰酒一杯，荒牌加倍（兩次）")]
-    assert r["complete"] and r["summary"].startswith("勝：乙（上品）、丙（上品）")
-
-
-def test_rank_round_blank_paper_is_huangpai_and_ungraded_waits():
-    r = rank_round(seats("上品", None, "下品", None, submitted=[True, True, True, False]))
-    by_name = {x["name"]: x for x in r["ranking"]}
-    assert by_name["丁"]["grade"] == "荒牌" and not by_name["丁"]["submitted"]
-    assert by_name["乙"]["place"] is None and not r["complete"]
-    assert {x["name"]: x["drink"] for x in r["losers"]} == {"丙": "罰酒一杯", "丁": "罰酒一杯，荒牌加倍（兩次）"}
-
-
-def test_rank_round_no_winner_when_all_lose():
-    r = rank_round(seats("下品", "荒牌", "下品", "荒牌"), "唱曲一支")
-    assert r["winners"] == [] and len(r["losers"]) == 4
-    assert all(x["drink"].startswith("唱曲一支") for x in r["losers"])
-    assert rank_round(seats(None, None, None, None))["summary"] == "詩伯尚未評品。"
-
-
-def test_grading_doctests_hold():
+@pytest.mark.parametrize("module", ["", ".criteria", ".measures", ".models", ".rubric"])
+def test_grading_doctests_hold(module):
     import doctest
+    import importlib
 
-    import poetry.grading
-
-    result = doctest.testmod(poetry.grading)
+    result = doctest.testmod(importlib.import_module("poetry.grading" + module))
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -302,7 +271,8 @@ def test_grading_doctests_hold():
 def test_combined_score_never_falls_when_a_criterion_improves(name):
     # the combiner's trees are monotone: starting from 《登高》's own criteria, raising one criterion
     # from a clear failure to a clear pass can only raise the score, and the failure alone sinks it
-    from poetry.grading import _model, combined_features, combined_score, measure_poem
+    from poetry.grading import combined_features, combined_score, measure_poem
+    from poetry.grading.models import _model
 
     _, title, criteria, _ = measure_poem(DENGGAO, "登高")
     spec = _model()["combined"]

@@ -84,10 +84,7 @@ def _parse_thresholds(thresholds: object) -> dict | None:
     if thresholds:
         from poetry.grading import merge_thresholds
 
-        try:
-            merge_thresholds(thresholds)
-        except ValueError as exc:  # merge_thresholds should raise a PoetryError (issue 8): drop this then
-            raise BadRequest(str(exc)) from None
+        merge_thresholds(thresholds)  # InvalidThresholdError (400) names the bad threshold
     return thresholds
 
 
@@ -134,7 +131,7 @@ def _require_judge(code: str) -> Seat:
 @bp.get("/r/<code>/judge")
 def dashboard_page(code: str):
     """The 詩伯's dashboard: every poem side by side with its marks, faults, tiles, criteria and 品."""
-    from poetry.grading import round_dashboard
+    from poetry.standings import round_dashboard
 
     code = round_code(code)
     seat = _require_judge(code)
@@ -151,7 +148,7 @@ def dashboard_page(code: str):
         "200": ok({"type": "object"}), "403": ERROR, "404": ERROR}))
 def api_dashboard(code: str):
     """The dashboard's data as JSON (詩伯 only)."""
-    from poetry.grading import round_dashboard
+    from poetry.standings import round_dashboard
 
     code = round_code(code)
     seat = _require_judge(code)
@@ -172,7 +169,7 @@ def api_set_grade(code: str):
     :raise 403: not the 詩伯 (or a cookie request without the CSRF header).
     :raise 400: a field of the wrong type, an unknown 品, a seat out of range.
     """
-    from poetry.grading import rank_round, round_results
+    from poetry.standings import rank_round, round_results
 
     code = round_code(code)
     _require_judge(code)
@@ -196,7 +193,7 @@ def api_set_grade(code: str):
 @bp.get("/r/<code>/results")
 def results_page(code: str):
     """The printable results of a published round: poems, 品, comments, winners and losers."""
-    from poetry.grading import round_results
+    from poetry.standings import round_results
 
     code = round_code(code)
     return render_template("judge_results.html", results=round_results(get_store(), code))
@@ -205,6 +202,6 @@ def results_page(code: str):
 @bp.get("/rounds/history")
 def history_page():
     """The rounds played on this device (the seat cookies it holds), newest first, with their results."""
-    from poetry.grading import round_history
+    from poetry.standings import round_history
 
     return render_template("judge_history.html", rounds=round_history(get_store(), remembered_seats(HISTORY_LIMIT)))

@@ -220,7 +220,7 @@ def api_publish(code: str):
         "404": ERROR, "409": ERROR}, secured=False))
 def api_results(code: str):
     """After publication: poems, hands, grades, the ranking with who drinks, and the reveal (salt, order)."""
-    from poetry.grading import round_results  # loads the grading models only when results are asked for
+    from poetry.standings import round_results  # loads the grading models only when results are asked for
 
     code = round_code(code)
     return jsonify(round_results(get_store(), code))

@@ -1,0 +1,185 @@
+"""THE GRADING: the rules' words as measured criteria, one combined score, and a suggested 品.
+
+The rules of 詩牌 grade a poem:
+  上品 貼題貫理，聯句切當，一氣呵成;  中品 語句清新，首尾貫通;
+  下品 題、體不失，平仄和暢，但意味平平;  荒牌 事實雜亂，首尾斷續.
+
+Each criterion below is a score in [0, 1] with a short Chinese explanation:
+  體不失 / 平仄和暢   the checker's report (form recognised and kept; tones and rhyme);
+  貼題               the body fits the title (topic vectors + TF-IDF over jieba words, title-body
+                     character PMI and learned weights of those pairs);
+  貫理 / 首尾貫通     line-to-line and first-to-last coherence (topic vectors, rhyme); 貫理 also asks
+                     whether each couplet's lines belong together rather than to two poems taken in
+                     turns (``_couplet_coherence``);
+  聯句切當           in a 律詩 the 頷聯 and 頸聯 are parallel (``couplet_features`` and ``parallel_score``
+                     in measures.py), else the couplets hold together;
+  一氣呵成 / 語句清新 fluency under the character trigram LMs (poetry/lm.py, both directions), how well each
+                     character fits the rest of the poem (topic vectors) and a per-character detector
+                     of characters swapped in (``char_features``); how much is stock phrase.
+
+The learned scores are calibrated probabilities: each criterion is a logistic model fitted by
+scripts/build_grading.py on corpus poems against the degraded copies that criterion should notice
+(lines shuffled across poems, characters replaced keeping the tones, titles swapped, two poems'
+lines taken in turns). One combined model over the log of the criteria gives ``Grade.score``:
+small boosted trees, each criterion's effect constrained to be monotone (a better criterion never
+lowers the score), so that one clearly failed criterion (a garbled line, a jumble, a borrowed title)
+can sink the poem whatever the others say.
+唐詩三百首 is held out of all of it.
+
+Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品: see
+poetry.grading.rubric. Ranking a round by the 詩伯's final 品 is poetry.standings' concern.
+
+The package, one room a concern:
+  models.py     the model files, loaded once; the logistic and boosted-tree models they hold;
+  measures.py   the raw features of a poem (LMs, topic vectors, title, rhyme, 對仗, swapped characters);
+  criteria.py   each criterion's score and explanation (``measure_poem``; the poem is parsed once);
+  rubric.py     GRADES, CRITERIA, the thresholds and the 品 a score earns (``suggest_grade``);
+  __init__.py   the combined score and ``grade_poem``, and the public names of all of them.
+
+    >>> grade_poem("國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。", "春望").form
+    '五言絕句'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from poetry.grading.criteria import MAX_LINES, SHORT_POEM, is_lushi, measure_poem
+from poetry.grading.measures import (
+    CHAR_FEATURES,
+    COUPLET_FEATURES,
+    CRITERION_FEATURES,
+    char_features,
+    char_suspicion,
+    clean_title,
+    couplet_features,
+    detector_features,
+    features,
+    parallel_score,
+    suspicious_chars,
+    title_information,
+    title_pair_score,
+)
+from poetry.grading.models import _model, combined_score, reload_models, warm_up
+from poetry.grading.rubric import (
+    COMBINED_CRITERIA,
+    CRITERIA,
+    DEFAULT_THRESHOLDS,
+    GRADES,
+    Band,
+    band_of,
+    criterion_bands,
+    merge_thresholds,
+    suggest_grade,
+)
+
+__all__ = [
+    "CHAR_FEATURES",
+    "COMBINED_CRITERIA",
+    "COUPLET_FEATURES",
+    "CRITERIA",
+    "CRITERION_FEATURES",
+    "DEFAULT_THRESHOLDS",
+    "GRADES",
+    "MAX_LINES",
+    "SHORT_POEM",
+    "TITLE_INFORMATION_FULL",
+    "Band",
+    "Grade",
+    "band_of",
+    "char_features",
+    "char_suspicion",
+    "clean_title",
+    "combined_features",
+    "combined_score",
+    "couplet_features",
+    "criterion_bands",
+    "detector_features",
+    "features",
+    "grade_poem",
+    "grade_to_dict",
+    "is_lushi",
+    "measure_poem",
+    "merge_thresholds",
+    "parallel_score",
+    "reload_models",
+    "suggest_grade",
+    "suspicious_chars",
+    "title_information",
+    "title_pair_score",
+    "warm_up",
+]
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A suggested 品 with the measured criteria behind it.
+
+    ``criteria`` maps each name of CRITERIA to {"score": float in [0, 1] or None (not applicable),
+    "explanation": Chinese text}; ``reasons`` says in Chinese why this 品 and not the next.
+    """
+
+    grade: str  # 上品 | 中品 | 下品 | 荒牌
+    score: float  # combined model, probability-like in [0, 1]
+    criteria: Mapping[str, Mapping[str, Any]]
+    reasons: tuple[str, ...]
+    form: str | None = None  # the checker's form name, e.g. 五言律詩
+    title: str | None = None
+    lines: tuple[str, ...] = field(default=())
+
+
+#: A title whose characters call for body characters this strongly (the two most telling title
+#: characters' strongest PMI) counts fully in 貼題's share of the combined score; vaguer titles
+#: (雜詩, 無題) count less.
+TITLE_INFORMATION_FULL = 5.0
+
+
+def combined_features(criteria: Mapping[str, Mapping[str, Any]], neutral: Mapping[str, float] | None = None,
+                      title_info: float | None = None) -> dict[str, float]:
+    """The combined model's input: the log of each criterion's score (or its neutral value if it does not apply).
+
+    The logarithm keeps a criterion that is confidently met near 0 and lets one that clearly fails
+    (a jumble, a garbled line, a borrowed title) pull the whole score down. 貼題 is scaled by how much
+    the title says (``title_info``, see TITLE_INFORMATION_FULL).
+    """
+    out = {}
+    for name in COMBINED_CRITERIA:
+        score = (criteria.get(name) or {}).get("score")
+        out[name] = math.log(max(score, 1e-3)) if score is not None else (neutral or {}).get(name, math.log(0.5))
+    if title_info is not None and (criteria.get("貼題") or {}).get("score") is not None:
+        out["貼題"] *= min(1.0, title_info / TITLE_INFORMATION_FULL)
+    return out
+
+
+def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, float] | None = None,
+               hand: str | None = None) -> Grade:
+    """Measure a poem against the rules' words and suggest a 品.
+
+    >>> g = grade_poem("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。", title="登鸛雀樓")
+    >>> g.grade in GRADES and 0 <= g.score <= 1
+    True
+
+    Raises MalformedPoemError for text that cannot be read as a poem (empty, one line, too long).
+    """
+    lines, title, criteria, form_name = measure_poem(text, title, hand)
+    spec = _model()["combined"]
+    feats = combined_features(criteria, spec.get("neutral"), title_information(title))
+    score = round(combined_score(spec, feats), 3)
+    grade, reasons = suggest_grade(score, criteria, thresholds)
+    return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines))
+
+
+def grade_to_dict(g: Grade) -> dict[str, Any]:
+    """A Grade as plain JSON-ready data."""
+    return {
+        "grade": g.grade,
+        "score": g.score,
+        "criteria": {k: dict(v) for k, v in g.criteria.items()},
+        "reasons": list(g.reasons),
+        "form": g.form,
+        "title": g.title,
+        "lines": list(g.lines),
+    }

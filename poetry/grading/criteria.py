@@ -1,0 +1,246 @@
+"""Each criterion of a poem: a score in [0, 1] and a short Chinese explanation.
+
+體不失 and 平仄和暢 come from the checker's report; 貼題, 貫理, 首尾貫通 and 一氣呵成 from the
+calibrated logistic models over the features (poetry.grading.measures); 聯句切當 from the 對仗 model
+of each couplet; 語句清新 from the share of stock phrases and 一氣呵成. The poem is read once.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Mapping
+
+import numpy as np
+
+from poetry.errors import MalformedPoemError
+from poetry.grading.measures import (
+    _cos,
+    _text_vector,
+    clean_title,
+    couplet_features,
+    features,
+    parallel_score,
+    suspicious_chars,
+)
+from poetry.grading.models import _logistic, _model
+from poetry.grading.rubric import Band, band_of
+from poetry.text import MAX_LENGTH, parse_poem
+
+if TYPE_CHECKING:
+    from poetry.checker import CheckResult
+    from poetry.text import ParsedPoem
+
+
+#: 貫理 of a poem of fewer lines (a 絕句) comes from a calibrator of its own (two couplets say less).
+SHORT_POEM = 6
+#: Most lines a poem sent for grading may have.
+MAX_LINES = 300
+#: The checker's violations that count against 平仄和暢 (tones, rhyme, 孤平, 三平尾, 黏, 對); the rest
+#: (重字 …) count against 體不失.
+_TONE_KINDS = frozenset({"tone", "rhyme", "lone_ping", "triple_ping_tail", "adhesion", "opposition"})
+
+
+def _crit(score: float | None, explanation: str) -> dict[str, Any]:
+    """One criterion as the Grade holds it: the score clipped to [0, 1] and rounded, and its explanation."""
+    return {"score": None if score is None else round(float(min(max(score, 0.0), 1.0)), 3), "explanation": explanation}
+
+
+def is_lushi(lines: list[str]) -> bool:
+    """Eight lines of five or seven characters: a 律詩 shape, whose middle couplets should be parallel."""
+    return len(lines) == 8 and len({len(x) for x in lines}) == 1 and len(lines[0]) in (5, 7)
+
+
+# --- the criteria ----------------------------------------------------------------------------------
+
+
+def _check(poem: ParsedPoem | str, hand: str | None) -> CheckResult:
+    """The checker's report of the poem: the one place the grading asks poetry.checker."""
+    from poetry.checker import check_poem
+
+    return check_poem(poem, hand=hand)
+
+
+def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, str | None]:
+    """體不失 and 平仄和暢 from the checker's report."""
+    form = result.form
+    errors = [v for v in result.violations if v.severity == "error"]
+    notes = [v for v in result.violations if v.severity != "error"]
+    tone_errors = [v for v in errors if v.kind in _TONE_KINDS]
+    other_errors = [v for v in errors if v.kind not in _TONE_KINDS]
+    n_chars = max(sum(len(x) for x in lines), 1)
+    jin = any(w in form for w in ("律", "絕")) and "古" not in form  # 近體: 律詩, 絕句, 排律
+    repeated = [v for v in other_errors if v.kind == "repeated_char"]
+    if result.regulated:
+        f_score = 1.0 - 0.15 * len(repeated)
+        f_expl = f"{form}（{result.pattern or ''}），體式完整。"
+        if repeated:
+            f_expl = f"{form}，但有重字：{repeated[0].message}"
+    elif jin:
+        f_score = 0.75 - 0.15 * len(repeated)
+        f_expl = f"{form}，格律小有不合。"
+    elif result.chars_per_line is None:
+        f_score = 0.8
+        f_expl = f"{form}：句長不一，是雜言古體。"
+    else:
+        f_score = 0.9 - 0.15 * len(repeated)
+        f_expl = f"{form}，不拘近體格律。" + (result.notes[0] if result.notes else "")
+    # 平仄和暢: faults per ten characters, notes counting a fifth
+    faults = len(tone_errors) + 0.2 * len([v for v in notes if v.kind in _TONE_KINDS])
+    t_score = math.exp(-0.5 * faults * 10 / n_chars)
+    if not tone_errors:
+        t_expl = "平仄、押韻皆合。" if jin or result.regulated else f"{result.summary}"
+    else:
+        t_expl = f"平仄押韻有 {len(tone_errors)} 處不合，如：{tone_errors[0].message}"
+    return _crit(f_score, f_expl), _crit(t_score, t_expl), form
+
+
+def _explain_fluency(p: float, lines: list[str], f: Mapping[str, float]) -> str:
+    """一氣呵成 in words: the perplexity, the roughest line and the characters the detector suspects."""
+    from poetry.lm import load_lm
+
+    band = band_of("一氣呵成", p)
+    lm = load_lm()
+    worst = min(lines, key=lambda x: lm.score_line(x).mean)
+    ppl = 10 ** (-f["lm_mean"])
+    if band is Band.GOOD:
+        return f"字句順暢，讀來自然（困惑度 {ppl:.0f}）。"
+    suspects = [(line, ch) for line, ch, q in suspicious_chars(lines, k=3) if q >= 0.5]
+    if suspects:  # the line of the most suspected character is the one to name
+        worst = suspects[0][0]
+    odd = [f"「{ch}」（{line}）" for line, ch in suspects]
+    odd_note = f"；{'、'.join(odd)}字似與上下文不合" if odd else ""
+    if band is Band.FAIR:
+        return f"大致通順，「{worst}」一句稍澀（困惑度 {ppl:.0f}）{odd_note}。"
+    return f"語句生硬，前人詩中少見這樣的字序，最澀是「{worst}」（困惑度 {ppl:.0f}）{odd_note}。"
+
+
+def _explain_fresh(score: float, lines: list[str]) -> str:
+    """語句清新 in words: the stock trigrams the poem borrows, most used first."""
+    from poetry.lm import load_lm
+
+    lm = load_lm()
+    stock = sorted((s for line in lines for s in lm.stock_trigrams(line)), key=lambda s: -s[1])
+    if not stock:
+        return "未見前人詩中的套語，措辭新穎。" if score >= 0.5 else "少用套語，但字句不甚通順。"
+    shown = "、".join(f"「{g}」" for g, _ in stock[:3])
+    return f"{len(stock)} 處三字套語，如{shown}（「{stock[0][0]}」見於前人詩 {stock[0][1]} 次）。"
+
+
+def _explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None = None) -> str:
+    """Why 貫理 is what it is; names the couplet that holds least when the odd and the even lines
+    read as two poems taken in turns (the lines agree more with their own parity than across it)."""
+    band = band_of("貫理", p)
+    vecs = [_text_vector(x) for x in lines]
+    if len(lines) < 2:
+        return "只有一句，無從論貫理。"
+    adj = [_cos(vecs[i], vecs[i + 1]) for i in range(len(lines) - 1)]
+    k = int(np.argmin(adj))
+    if band is Band.GOOD:
+        return "句句相承，意脈貫通。"
+    if f is not None and len(lines) >= 4 and f.get("coh_parity_gap", 0.0) > 0:
+        j = 2 * int(np.argmin(adj[0::2]))  # the couplet whose two lines agree least
+        tones = "，平仄亦不相對" if couplet_features(lines[j], lines[j + 1])["tone_opposed"] < 0.5 else ""
+        return f"單句與雙句各成一脈，似兩首詩隔句相間：「{lines[j]}」與「{lines[j + 1]}」上下不相屬，意象不接{tones}。"
+    if band is Band.FAIR:
+        return f"大體相承，但「{lines[k]}」與「{lines[k + 1]}」之間意脈稍斷。"
+    return f"事實雜亂：各句意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
+
+
+def _explain_ends(p: float, lines: list[str]) -> str:
+    """首尾貫通 in words, naming the first and the last line."""
+    band = band_of("首尾貫通", p)
+    if band is Band.GOOD:
+        return f"首句「{lines[0]}」與末句「{lines[-1]}」前後呼應。"
+    if band is Band.FAIR:
+        return f"首尾略有呼應，「{lines[-1]}」收束稍弱。"
+    return f"首尾斷續：起句「{lines[0]}」與結句「{lines[-1]}」各說各話。"
+
+
+def _explain_relevance(p: float, title: str, lines: list[str]) -> str:
+    """貼題 in words, naming the title's characters the poem takes up (not its numbering or 詩)."""
+    band = band_of("貼題", p)
+    hits = [ch for ch in dict.fromkeys(title)
+            if any(ch in x for x in lines) and ch not in "之一二三四五六七八九十首其詩"]
+    seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""
+    if band is Band.GOOD:
+        return f"{seen}詩意切合題目「{title}」。"
+    if band is Band.FAIR:
+        return f"{seen}與題目「{title}」若即若離。"
+    return f"{seen}詩意與題目「{title}」關係不大，似離題。"
+
+
+def _couplet_criterion(lines: list[str]) -> dict[str, Any]:
+    """聯句切當: in a 律詩 the 頷聯 and 頸聯 are parallel (對仗); in other poems each couplet's lines hold together."""
+    model = _model()["criteria"]
+    if is_lushi(lines):
+        names = ("頷聯", "頸聯")
+        probs = [parallel_score(lines[2], lines[3]), parallel_score(lines[4], lines[5])]
+        score = float(np.mean(probs))
+        weak = [(n, p, lines[2 + 2 * i], lines[3 + 2 * i]) for i, (n, p) in enumerate(zip(names, probs)) if p < 0.5]
+        if not weak:
+            return _crit(score, "頷聯、頸聯對仗工整，字類相當，平仄相對。")
+        parts = "；".join(f"{n}「{a}／{b}」對仗不工" for n, p, a, b in weak)
+        return _crit(score, parts + "（律詩中二聯須對仗）。")
+    if len(lines) < 2:
+        return _crit(None, "只有一句，不成聯。")
+    spec = model.get("couplet")
+    probs = []
+    for i in range(0, len(lines) - 1, 2):
+        probs.append(_logistic(spec, couplet_features(lines[i], lines[i + 1])) if spec else 0.5)
+    score = float(np.mean(probs))
+    if score >= 0.6:
+        return _crit(score, "非律詩，不要求對仗；各聯上下句相承。")
+    k = int(np.argmin(probs))
+    return _crit(score, f"非律詩，不要求對仗；但「{lines[2 * k]}／{lines[2 * k + 1]}」上下句不甚相屬。")
+
+
+# --- a poem ----------------------------------------------------------------------------------------
+
+
+def _read_poem(text: str, title: str | None) -> tuple[ParsedPoem, list[str], str | None]:
+    """Parse the poem once: (the parsed poem, its lines, the title given or else the one in the text)."""
+    if text is not None and len(text) > MAX_LENGTH:
+        raise MalformedPoemError(f"文字太長：最多 {MAX_LENGTH} 字，現有 {len(text)} 字。")
+    parsed = parse_poem(text)
+    lines = [x for x in parsed.lines if x]
+    if len(lines) > MAX_LINES:
+        raise MalformedPoemError(f"詩句太多：最多 {MAX_LINES} 句，現有 {len(lines)} 句。")
+    if title is None:
+        title = parsed.title
+    return parsed, lines, (title or "").strip() or None
+
+
+def measure_poem(text: str, title: str | None = None, hand: str | None = None
+                 ) -> tuple[list[str], str | None, dict[str, dict[str, Any]], str | None]:
+    """The criteria of a poem: (lines, title, {name: {score, explanation}}, form name).
+
+    >>> from poetry.grading import CRITERIA
+    >>> lines, title, criteria, form = measure_poem("國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。", "春望")
+    >>> form, sorted(criteria) == sorted(CRITERIA)
+    ('五言絕句', True)
+    """
+    parsed, lines, title = _read_poem(text, title)
+    f = features(lines, title)
+    model = _model()
+    crit = model["criteria"]
+    criteria: dict[str, dict[str, Any]] = {}
+    report = _check(text, hand)  # TODO(lead): pass the ParsedPoem once check_poem takes it
+    criteria["體不失"], criteria["平仄和暢"], form_name = _form_criteria(report, lines)
+    ct = clean_title(title)
+    if ct:
+        p = _logistic(crit["relevance"], f)
+        criteria["貼題"] = _crit(p, _explain_relevance(p, ct, lines))
+    else:
+        criteria["貼題"] = _crit(None, "未給題目，不評貼題。")
+    short = len(lines) < SHORT_POEM and "coherence_short" in crit
+    p = _logistic(crit["coherence_short"] if short else crit["coherence"], f)
+    criteria["貫理"] = _crit(p, _explain_coherence(p, lines, f))
+    p = _logistic(crit["ends"], f)
+    criteria["首尾貫通"] = _crit(p, _explain_ends(p, lines))
+    criteria["聯句切當"] = _couplet_criterion(lines)
+    fluency = _logistic(crit["fluency"], f)
+    criteria["一氣呵成"] = _crit(fluency, _explain_fluency(fluency, lines, f))
+    q90 = model["stock_share_quantiles"][2]
+    fresh = max(0.0, 1.0 - f["stock_share"] / (2 * q90 + 1e-9)) * math.sqrt(fluency)
+    criteria["語句清新"] = _crit(fresh, _explain_fresh(fresh, lines))
+    return lines, title, criteria, form_name

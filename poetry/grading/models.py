@@ -1,0 +1,163 @@
+"""The grading's model files, loaded once, and the two kinds of model they hold.
+
+Every table is read on first use through a ``functools.cache``d loader (``warm_up`` loads them all
+at start; ``reload_models`` forgets them after scripts/build_grading.py rewrites data/):
+
+  grading_vectors.npz       character topic vectors (LSA), IDF, 對仗 vectors and classes, title-body PMI;
+  grading_title_pairs.npz   貼題's learned weights of (title character, body character) pairs;
+  grading_words.tsv         IDF of jieba words, for 貼題's TF-IDF;
+  grading_model.json        each criterion's logistic calibrator, the combined score's boosted trees,
+                            the replaced-character detector, Tang poems' score quantiles;
+  lm_chars*.npz             the character trigram LMs (poetry.lm, both directions).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import numpy as np
+
+from poetry.data import data_path, load_arrays
+
+
+@cache
+def _tokenizer():
+    """A private jieba tokenizer (quiet, initialised once)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.Tokenizer()
+    tok.initialize()
+    return tok
+
+
+@dataclass(frozen=True)
+class _Vectors:
+    """The character tables of grading_vectors.npz, read-only."""
+
+    index: Mapping[str, int]
+    topic: np.ndarray  # character topic vectors (LSA, centred, unit length)
+    idf: np.ndarray
+    pair: np.ndarray  # 對仗 alignment vectors
+    pair_class: np.ndarray  # 對仗 class, -1 when unknown
+    title_index: Mapping[str, int]  # 貼題: title characters
+    title_body: np.ndarray  # PMI of (title character, body character), dense, 0 where unknown
+
+
+def _dense_title_body(npz, n_body: int) -> np.ndarray:
+    """The title-body PMI table, stored sparse, as a dense read-only float16 array."""
+    n_title = len(str(npz["title_chars"]))
+    table = np.zeros((n_title, n_body), dtype=np.float16)
+    table[npz["tb_title"].astype(np.int64), npz["tb_body"].astype(np.int64)] = npz["tb_pmi"]
+    table.flags.writeable = False
+    return table
+
+
+@cache
+def _vectors() -> _Vectors:
+    """The character tables, loaded once."""
+    npz = load_arrays("grading_vectors.npz")
+    chars = str(npz["chars"])
+    return _Vectors(
+        MappingProxyType({ch: i for i, ch in enumerate(chars)}),
+        npz["topic"].astype(np.float32),
+        npz["idf"].astype(np.float32),
+        npz["pair"].astype(np.float32),
+        npz["pair_class"].astype(np.int32),
+        MappingProxyType({ch: i for i, ch in enumerate(str(npz["title_chars"]))}),
+        _dense_title_body(npz, len(chars)),
+    )
+
+
+@cache
+def _title_pairs() -> tuple[np.ndarray, np.ndarray, float]:
+    """貼題's learned pair weights: (sorted keys title index × body count + body index, weights, intercept)."""
+    npz = load_arrays("grading_title_pairs.npz")
+    keys, weights = npz["keys"].astype(np.int64), npz["weight"].astype(np.float32)
+    keys.flags.writeable = weights.flags.writeable = False
+    return keys, weights, float(npz["intercept"])
+
+
+@cache
+def _word_idf() -> Mapping[str, float]:
+    """IDF of each jieba word (simplified), loaded once."""
+    out = {}
+    with open(data_path("grading_words.tsv"), encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            word, value = line.rstrip("\n").split("\t")
+            out[word] = float(value)
+    return MappingProxyType(out)
+
+
+@cache
+def _model() -> Mapping[str, Any]:
+    """The calibrators, the combined model, the detector and the quantiles (grading_model.json), loaded once."""
+    with open(data_path("grading_model.json"), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def reload_models() -> None:
+    """Forget the loaded models (the build script calls this after rewriting data/)."""
+    from poetry.lm import load_lm
+
+    for f in (_vectors, _title_pairs, _word_idf, _model, load_lm):
+        f.cache_clear()
+
+
+def warm_up() -> None:
+    """Load every model now (the app calls this so the first request is not slow)."""
+    from poetry.lm import load_lm
+
+    load_lm()
+    load_lm(reversed=True)
+    _vectors()
+    _title_pairs()
+    _word_idf()
+    _model()
+    _tokenizer()
+
+
+# --- the two kinds of model ------------------------------------------------------------------------
+
+
+def _logistic(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
+    """A logistic model stored as JSON: sigmoid(intercept + coef · standardised features)."""
+    z = spec["intercept"]
+    for name, mu, sd, w in zip(spec["features"], spec["mean"], spec["scale"], spec["coef"]):
+        z += w * (feats[name] - mu) / sd
+    return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+def _trees(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
+    """A boosted-trees model stored as JSON: sigmoid(baseline + the sum of each tree's leaf value).
+
+    Each tree is a list of nodes [feature index, threshold, left, right, value]; a node whose left
+    child is -1 is a leaf; a value at or below the threshold goes left (as scikit-learn's
+    HistGradientBoostingClassifier, which scripts/build_grading.py fits and exports).
+
+    >>> spec = {"features": ["a"], "baseline": 0.0, "trees": [[[0, 0.5, 1, 2, 0.0], [-1, 0, -1, -1, -1.0],
+    ...                                                       [-1, 0, -1, -1, 1.0]]]}
+    >>> _trees(spec, {"a": 0.9}) > 0.5 > _trees(spec, {"a": 0.1})
+    True
+    """
+    x = [feats[name] for name in spec["features"]]
+    z = spec["baseline"]
+    for tree in spec["trees"]:
+        node = tree[0]
+        while node[2] >= 0:
+            node = tree[node[2] if x[node[0]] <= node[1] else node[3]]
+        z += node[4]
+    return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+def combined_score(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
+    """The combined model's probability: boosted trees when the model file has them, else logistic."""
+    return _trees(spec, feats) if "trees" in spec else _logistic(spec, feats)
