@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_grading as build  # noqa: E402
+
 from poetry.grading import GRADES, grade_poem, warm_up  # noqa: E402
 
 

@@ -9,7 +9,6 @@ from app import create_app
 from poetry import tiles
 from poetry.store import poem_lines
 
-
 #: Run these tests on another database (e.g. PostgreSQL) with POETRY_TEST_DATABASE_URL=postgresql+psycopg://…
 OTHER_DATABASE = os.environ.get("POETRY_TEST_DATABASE_URL")
 

@@ -27,7 +27,6 @@ from poetry.store import (
     seats,
 )
 
-
 #: Run these tests on another database (e.g. PostgreSQL) with POETRY_TEST_DATABASE_URL=postgresql+psycopg://…
 OTHER_DATABASE = os.environ.get("POETRY_TEST_DATABASE_URL")
 
