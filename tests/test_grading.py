@@ -108,7 +108,8 @@ def test_detector_points_at_the_swapped_characters():
     top = {(line, ch) for line, ch, _ in suspicious_chars(bad, k=4)}
     assert top & swapped
     spec = _model()["char_detector"]
-    assert detector_features(spec, char_features(bad))["det_llr"] < detector_features(spec, char_features(real))["det_llr"]
+    assert (detector_features(spec, char_features(bad))["det_llr"]
+            < detector_features(spec, char_features(real))["det_llr"])
     assert char_features(real).shape == (56, len(spec["features"]))
 
 
@@ -167,7 +168,8 @@ def test_cli_jsonl_keeps_going_after_a_bad_line(tmp_path, monkeypatch):
     rows = [{"id": "a", "title": "春望", "text": CHUNWANG}, "not json", {"id": "c", "text": ""},
             {"id": "d", "title": "登高", "text": DENGGAO}]
     path = tmp_path / "poems.jsonl"
-    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in rows),
+                    encoding="utf-8")
     out = io.StringIO()
     monkeypatch.setattr("sys.stdout", out)
     assert cli.main(["grade", "--format", "jsonl", str(path)]) == 0

@@ -198,7 +198,8 @@ def test_events_record_public_changes_in_order(store):
 
 
 @pytest.mark.parametrize("value, message", [
-    ("<b>" * 20, "太長"), ("春\x00日", "控制字元"), ("春\u202e日", "控制字元"), (12, "必須是文字"), (["春"], "必須是文字"),
+    ("<b>" * 20, "太長"), ("春\x00日", "控制字元"), ("春\u202e日", "控制字元"),
+    (12, "必須是文字"), (["春"], "必須是文字"),
 ])
 def test_clean_text_refuses_bad_strings(value, message):
     with pytest.raises(BadInput, match=message):
