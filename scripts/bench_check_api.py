@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         ("七律, one planted fault (fixes suggested)", {"text": planted}),
         ("七律 + 150-tile hand", {"text": planted, "hand": HAND}),
     ]
-    print(f"| case | p50 ms | p95 ms | JSON bytes |\n| --- | --- | --- | --- |")
+    print("| case | p50 ms | p95 ms | JSON bytes |\n| --- | --- | --- | --- |")
     for name, payload in cases:
         p50, p95, size = measure(client, payload, args.n)
         print(f"| {name} | {p50:.2f} | {p95:.2f} | {size:,} |")

@@ -153,6 +153,47 @@ def run_planted(sample: int, seed: int) -> dict:
     book = table.book
     ping_groups = [g for g in book.groups if g[1] == "平"]
 
+    base = _regulated_texts(sample, rng)
+
+    tally = Counter()  # tone_total, tone_caught, tone_rescued, tone_false, rhyme_total, rhyme_caught, rhyme_false
+    missed = Counter()
+    examples_missed = []
+    false_examples = []
+    rhyme_missed = []
+    for lines in base:
+        _plant_tone(lines, table, pure, rng, tally, missed, examples_missed, false_examples)
+        _plant_rhyme(lines, table, ping_groups, rng, tally, rhyme_missed)
+    tone_total, tone_caught, tone_rescued, tone_false = (
+        tally[k] for k in ("tone_total", "tone_caught", "tone_rescued", "tone_false")
+    )
+    rhyme_total, rhyme_caught, rhyme_false = (tally[k] for k in ("rhyme_total", "rhyme_caught", "rhyme_false"))
+
+    print(f"== planted errors ({len(base)} regulated poems: anthology 律絕 + {sample} sampled) ==")
+    print(
+        f"tone flips at 2/4/6: {tone_caught}/{tone_total} = {tone_caught / tone_total:.2%} caught at the position"
+        f" (error); {tone_rescued} more accepted as a legitimate 拗救"
+        f" ({(tone_caught + tone_rescued) / tone_total:.2%} flagged"
+        f" or explained); other errors per poem {tone_false / tone_total:.3f}"
+    )
+    print(f"missed by (chars, pos): {dict(missed)}")
+    for planted, i, j, form, errors in examples_missed[:6]:
+        print(f"   missed {'，'.join(planted)} line {i + 1} pos {j + 1} -> {form} {errors}")
+    for planted, i, j, errs in false_examples[:8]:
+        print(f"   other errors after planting at line {i + 1} pos {j + 1}: {'，'.join(planted)} -> {errs}")
+    print(
+        f"rhyme foot changed: {rhyme_caught}/{rhyme_total} = {rhyme_caught / rhyme_total:.2%} caught;"
+        f" other errors per poem {rhyme_false / rhyme_total:.3f}"
+    )
+    for text, line, errs in rhyme_missed:
+        print(f"   rhyme missed at line {line}: {text} -> {errs}")
+    return {
+        "tone": (tone_caught, tone_rescued, tone_total, tone_false),
+        "rhyme": (rhyme_caught, rhyme_total, rhyme_false),
+    }
+
+
+def _regulated_texts(sample: int, rng: random.Random) -> list[list[str]]:
+    """The anthology's 律絕 and ``sample`` shuffled regular-shape Tang poems, those the checker judges regulated."""
     texts = []
     for p in anthology():
         if p["type"] in ("五言律詩", "七言律詩", "五言絕句", "七言絕句"):
@@ -169,86 +210,73 @@ def run_planted(sample: int, seed: int) -> dict:
                 base.append(lines)
         except Exception:  # noqa: BLE001
             continue
+    return base
 
-    tone_total = tone_caught = tone_rescued = tone_false = 0
-    missed = Counter()
-    rhyme_total = rhyme_caught = rhyme_false = 0
-    examples_missed = []
-    false_examples = []
-    rhyme_missed = []
-    for lines in base:
-        L = len(lines[0])
-        # tone flip at a 2/4/6 position (never the last char) whose char fits the pattern plainly
-        # (status ok, one tone only): flipping a legitimate 拗 would not plant an error
-        report = check_poem("，".join(lines) + "。")
-        spots = [
-            (i, j)
-            for i, rep in enumerate(report.lines)
-            for j in range(1, L - 1, 2)
-            if rep.chars[j].status == "ok" and table.entry(lines[i][j]).code & 3 in (checker._CP, checker._CZ)
-        ]
-        if spots:
-            i, j = rng.choice(spots)
-            entry = table.entry(lines[i][j])
-            other = "仄" if entry.code & 3 == checker._CP else "平"
-            new = rng.choice(pure[other][:150])
-            planted = list(lines)
-            planted[i] = lines[i][:j] + new + lines[i][j + 1 :]
-            r = check_poem("，".join(planted) + "。")
-            errors = [(v.line, v.pos) for v in r.violations if v.severity == "error"]
-            tone_total += 1
-            status = r.lines[i].chars[j].status if r.lines and len(r.lines) > i else None
-            if (i + 1, j + 1) in errors:
-                tone_caught += 1
-            elif status == "rescued":
-                tone_rescued += 1
-            else:
-                missed[(L, j + 1)] += 1
-                if len(examples_missed) < 12:
-                    examples_missed.append((planted, i, j, r.form, errors))
-            others = [e for e in errors if e != (i + 1, j + 1)]
-            tone_false += len(others)
-            if others and len(false_examples) < 12:
-                false_examples.append((planted, i, j, [(v.line, v.pos, v.kind, v.message) for v in r.violations if v.severity == "error" and (v.line, v.pos) != (i + 1, j + 1)]))
-        # rhyme foot → a 平 char of another group
-        i = rng.randrange(1, len(lines), 2)
-        groups = table.entry(lines[i][-1]).ping
-        group = checker._choose_group([table.entry(lines[k][-1]) for k in range(1, len(lines), 2)])[0]
-        others = [g for g in ping_groups if g != group and g not in book.neighbours(group or "")]
-        g = rng.choice(others)
-        cands = [c for c in book.chars_in_group(g)[:60] if table.entry(c).code == checker._CP and not table.entry(c).ping & (groups | {group})]
-        if not cands:
-            continue
-        new = rng.choice(cands)
-        planted = list(lines)
-        planted[i] = lines[i][:-1] + new
-        r = check_poem("，".join(planted) + "。")
-        errors = [(v.line, v.pos, v.kind) for v in r.violations if v.severity == "error"]
-        rhyme_total += 1
-        if (i + 1, L, "rhyme") in errors:
-            rhyme_caught += 1
-        elif len(rhyme_missed) < 6:
-            rhyme_missed.append(("，".join(planted), i + 1, errors))
-        rhyme_false += sum(1 for e in errors if e[:2] != (i + 1, L))
 
-    print(f"== planted errors ({len(base)} regulated poems: anthology 律絕 + {sample} sampled) ==")
-    print(
-        f"tone flips at 2/4/6: {tone_caught}/{tone_total} = {tone_caught / tone_total:.2%} caught at the position"
-        f" (error); {tone_rescued} more accepted as a legitimate 拗救 ({(tone_caught + tone_rescued) / tone_total:.2%} flagged"
-        f" or explained); other errors per poem {tone_false / tone_total:.3f}"
-    )
-    print(f"missed by (chars, pos): {dict(missed)}")
-    for planted, i, j, form, errors in examples_missed[:6]:
-        print(f"   missed {'，'.join(planted)} line {i + 1} pos {j + 1} -> {form} {errors}")
-    for planted, i, j, errs in false_examples[:8]:
-        print(f"   other errors after planting at line {i + 1} pos {j + 1}: {'，'.join(planted)} -> {errs}")
-    print(
-        f"rhyme foot changed: {rhyme_caught}/{rhyme_total} = {rhyme_caught / rhyme_total:.2%} caught;"
-        f" other errors per poem {rhyme_false / rhyme_total:.3f}"
-    )
-    for text, line, errs in rhyme_missed:
-        print(f"   rhyme missed at line {line}: {text} -> {errs}")
-    return {"tone": (tone_caught, tone_rescued, tone_total, tone_false), "rhyme": (rhyme_caught, rhyme_total, rhyme_false)}
+def _plant_tone(lines, table, pure, rng, tally, missed, examples_missed, false_examples) -> None:
+    """Flip the tone at one 2/4/6 position of ``lines`` and tally whether the checker catches it there."""
+    L = len(lines[0])
+    # tone flip at a 2/4/6 position (never the last char) whose char fits the pattern plainly
+    # (status ok, one tone only): flipping a legitimate 拗 would not plant an error
+    report = check_poem("，".join(lines) + "。")
+    spots = [
+        (i, j)
+        for i, rep in enumerate(report.lines)
+        for j in range(1, L - 1, 2)
+        if rep.chars[j].status == "ok" and table.entry(lines[i][j]).code & 3 in (checker._CP, checker._CZ)
+    ]
+    if not spots:
+        return
+    i, j = rng.choice(spots)
+    entry = table.entry(lines[i][j])
+    other = "仄" if entry.code & 3 == checker._CP else "平"
+    new = rng.choice(pure[other][:150])
+    planted = list(lines)
+    planted[i] = lines[i][:j] + new + lines[i][j + 1 :]
+    r = check_poem("，".join(planted) + "。")
+    errors = [(v.line, v.pos) for v in r.violations if v.severity == "error"]
+    tally["tone_total"] += 1
+    status = r.lines[i].chars[j].status if r.lines and len(r.lines) > i else None
+    if (i + 1, j + 1) in errors:
+        tally["tone_caught"] += 1
+    elif status == "rescued":
+        tally["tone_rescued"] += 1
+    else:
+        missed[(L, j + 1)] += 1
+        if len(examples_missed) < 12:
+            examples_missed.append((planted, i, j, r.form, errors))
+    others = [e for e in errors if e != (i + 1, j + 1)]
+    tally["tone_false"] += len(others)
+    if others and len(false_examples) < 12:
+        false_examples.append((planted, i, j, [(v.line, v.pos, v.kind, v.message) for v in r.violations
+                                               if v.severity == "error" and (v.line, v.pos) != (i + 1, j + 1)]))
+
+
+def _plant_rhyme(lines, table, ping_groups, rng, tally, rhyme_missed) -> None:
+    """Change one rhyme foot of ``lines`` to a 平 char of another group and tally whether the checker catches it."""
+    book = table.book
+    L = len(lines[0])
+    # rhyme foot → a 平 char of another group
+    i = rng.randrange(1, len(lines), 2)
+    groups = table.entry(lines[i][-1]).ping
+    group = checker._choose_group([table.entry(lines[k][-1]) for k in range(1, len(lines), 2)])[0]
+    others = [g for g in ping_groups if g != group and g not in book.neighbours(group or "")]
+    g = rng.choice(others)
+    cands = [c for c in book.chars_in_group(g)[:60]
+             if table.entry(c).code == checker._CP and not table.entry(c).ping & (groups | {group})]
+    if not cands:
+        return
+    new = rng.choice(cands)
+    planted = list(lines)
+    planted[i] = lines[i][:-1] + new
+    r = check_poem("，".join(planted) + "。")
+    errors = [(v.line, v.pos, v.kind) for v in r.violations if v.severity == "error"]
+    tally["rhyme_total"] += 1
+    if (i + 1, L, "rhyme") in errors:
+        tally["rhyme_caught"] += 1
+    elif len(rhyme_missed) < 6:
+        rhyme_missed.append(("，".join(planted), i + 1, errors))
+    tally["rhyme_false"] += sum(1 for e in errors if e[:2] != (i + 1, L))
 
 
 # --- speed ----------------------------------------------------------------------------------------
@@ -261,7 +289,8 @@ def run_speed() -> dict:
     with open(src, "w", encoding="utf-8") as out:
         for p in tang_poems():
             if regular_shape(clean_lines(p["paragraphs"])):
-                out.write(json.dumps({"id": p["id"], "title": p["title"], "text": "".join(p["paragraphs"])}, ensure_ascii=False) + "\n")
+                row = {"id": p["id"], "title": p["title"], "text": "".join(p["paragraphs"])}
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 n += 1
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-m", "poetry", "check", "--format", "jsonl"]

@@ -136,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"- Invariants (150 each, every tile exactly once, commitment verifies, draw in turn order, count "
         f"rule, count tile drawn last): broken in {sum(broken.values())} of {n:,} deals"
-        + (f" ({dict(broken)})" if broken else "") + f"; replay of every 10th deal identical: {replays_ok}/{(n + 9) // 10}.",
+        + (f" ({dict(broken)})" if broken else "")
+        + f"; replay of every 10th deal identical: {replays_ok}/{(n + 9) // 10}.",
         "- First drawer, counted from the 詩伯 (position 1 = the 詩伯's own seat, i.e. strokes ≡ 1 mod 4), "
         "observed vs what the tile set's stroke counts predict "
         f"(χ² = {chi2:.2f}, 3 d.f., p = {p_value}):",
@@ -145,22 +146,26 @@ def main(argv: list[str] | None = None) -> int:
         "| --- | --- | --- | --- | --- |",
     ]
     for k in range(1, 5):
-        lines.append(f"| {k} | {expected_share[k]} | {expected_share[k] / 600:.3f} | {observed[k] / n:.3f} | {observed[k]:,} |")
+        lines.append(f"| {k} | {expected_share[k]} | {expected_share[k] / 600:.3f} | {observed[k] / n:.3f}"
+                     f" | {observed[k]:,} |")
     depth_hist = collections.Counter(rich_groups)
     lines += [
         "",
         f"- Rhyme richness of the {hands:,} hands: {rich_hands / hands:.3%} hold at least {RICH_GROUPS} 平 groups "
         f"with ≥ {RICH_DEPTH} of their 平 tiles (goal > 90%); mean number of such groups "
         f"{statistics.mean(rich_groups):.2f} (min {min(rich_groups)}, max {max(rich_groups)}); "
-        f"平 tiles per hand mean {statistics.mean(ping_per_hand):.1f} (min {min(ping_per_hand)}, max {max(ping_per_hand)}).",
+        f"平 tiles per hand mean {statistics.mean(ping_per_hand):.1f}"
+        f" (min {min(ping_per_hand)}, max {max(ping_per_hand)}).",
         "  Hands by number of such groups: "
         + ", ".join(f"{k}: {depth_hist[k]}" for k in sorted(depth_hist)) + ".",
-        f"- Rhyme feet for a whole poem: {sum(b >= 3 for b in best_group) / hands:.3%} of hands hold some 平 group with ≥ 3 "
-        f"tiles (a 絕句 rhyming in line 1), {sum(b >= 5 for b in best_group) / hands:.3%} with ≥ 5 (a 律詩 rhyming in "
+        f"- Rhyme feet for a whole poem: {sum(b >= 3 for b in best_group) / hands:.3%} of hands hold some 平 group"
+        f" with ≥ 3 tiles (a 絕句 rhyming in line 1), {sum(b >= 5 for b in best_group) / hands:.3%} with ≥ 5"
+        " (a 律詩 rhyming in "
         f"line 1); largest group per hand: mean {statistics.mean(best_group):.1f}, min {min(best_group)}. "
         "Share of hands with ≥ 3 tiles of each of the 12 largest 平 groups: "
         + ", ".join(f"{g[2:]} {per_group_3[g] / hands:.0%}" for g in common) + ".",
-        f"- Time per `deal_round` (shuffle, commitment, count, 600 draws): seeded RNG mean {statistics.mean(ms):.2f} ms, "
+        "- Time per `deal_round` (shuffle, commitment, count, 600 draws):"
+        f" seeded RNG mean {statistics.mean(ms):.2f} ms, "
         f"p95 {ms[int(len(ms) * 0.95)]:.2f} ms; default cryptographic RNG (`secrets.SystemRandom`, "
         f"{len(cms):,} deals) mean {statistics.mean(cms):.2f} ms, p95 {cms[int(len(cms) * 0.95)]:.2f} ms.",
     ]

@@ -48,7 +48,8 @@ def start_server(kind: str, port: int, threads: int, db_url: str, workers: int =
     env = dict(os.environ, DATABASE_URL=db_url, SECRET_KEY="bench", FLASK_JOIN_LIMIT="100000",
                PYTHONPATH=str(ROOT))
     if kind == "gunicorn":
-        cmd = [sys.executable, "-m", "gunicorn", "-w", str(workers), "--threads", str(threads), "-b", f"127.0.0.1:{port}",
+        cmd = [sys.executable, "-m", "gunicorn", "-w", str(workers), "--threads", str(threads),
+               "-b", f"127.0.0.1:{port}",
                "--log-level", "warning", "app:create_app()"]
     else:
         code = ("from app import create_app; from werkzeug.serving import run_simple; "
@@ -151,7 +152,8 @@ def event_latency(port: int, code: str, host: str, player: str, cycles: int = 20
     return [arrived[i] - t for i, t in zip(ids, sent)] + [float("inf")] * (len(sent) - len(ids))
 
 
-POEM_LINES = ["白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓", "空山新雨後", "天氣晚來秋", "明月松間照", "清泉石上流"]
+POEM_LINES = ["白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓",
+              "空山新雨後", "天氣晚來秋", "明月松間照", "清泉石上流"]
 
 
 def main(argv: list[str] | None = None) -> int:

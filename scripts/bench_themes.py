@@ -68,9 +68,11 @@ def main(argv: list[str] | None = None) -> int:
           f"({args.runs} runs; load average {os.getloadavg()[0]:.1f})")
 
     data = ROOT / "data"
-    sizes = {name: (data / name).stat().st_size for name in (VECTORS_FILE, VOCAB_FILE, WORDS_FILE, ASSOC_FILE, THEMES_FILE)}
+    sizes = {name: (data / name).stat().st_size
+             for name in (VECTORS_FILE, VOCAB_FILE, WORDS_FILE, ASSOC_FILE, THEMES_FILE)}
     total = sum(sizes.values())
-    print("model files: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in sizes.items()) + f"; total {total / 1e6:.2f} MB")
+    print("model files: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in sizes.items())
+          + f"; total {total / 1e6:.2f} MB")
     return 0
 
 

@@ -53,7 +53,10 @@ DATA = ROOT / "data"
 CALIBRATION_SIZE = 6000
 SEED = 20261129
 
-_TITLE_NOISE = re.compile(r"[\s（）()〔〕\[\]【】「」《》·・,，、：:；;。.!！?？]|其[一二三四五六七八九十]+|[一二三四五六七八九十百]+首")
+_TITLE_NOISE = re.compile(
+    r"[\s（）()〔〕\[\]【】「」《》·・,，、：:；;。.!！?？]"
+    r"|其[一二三四五六七八九十]+|[一二三四五六七八九十百]+首"
+)
 
 
 def log(msg: str) -> None:
@@ -132,7 +135,8 @@ def split_corpus(poems: list[dict], held: set[int], seed: int = SEED) -> tuple[l
 
 def _is_regular(lines: list[str]) -> bool:
     """Four or more lines, all of one length 5 or 7 (the shapes the game plays)."""
-    return 4 <= len(lines) <= 24 and len(lines) % 2 == 0 and len({len(x) for x in lines}) == 1 and len(lines[0]) in (5, 7)
+    return (4 <= len(lines) <= 24 and len(lines) % 2 == 0 and len({len(x) for x in lines}) == 1
+            and len(lines[0]) in (5, 7))
 
 
 # --- the character trigram LM (interpolated Kneser-Ney) ----------------------------------------
@@ -390,7 +394,8 @@ def fit_title_pairs(poems: list[dict], train: list[int]) -> dict[str, np.ndarray
     clf = LogisticRegression(C=TITLE_PAIRS_C, solver="liblinear", max_iter=3000, random_state=SEED).fit(X, np.array(y))
     w = clf.coef_[0].astype(np.float16)
     keep = np.abs(w) >= 1e-3
-    log(f"貼題 pair weights: {len(titled)} titled poems, {len(table)} pairs, {int(keep.sum())} kept (C={TITLE_PAIRS_C})")
+    log(f"貼題 pair weights: {len(titled)} titled poems, {len(table)} pairs, {int(keep.sum())} kept"
+        f" (C={TITLE_PAIRS_C})")
     order = np.argsort(table[keep])
     return {"keys": table[keep][order].astype(np.int32), "weight": w[keep][order],
             "intercept": np.array(float(clf.intercept_[0]))}
@@ -527,7 +532,8 @@ def _fit_trees(pos: list[dict], neg: list[dict], names: list[str], weight: np.nd
     X = np.array([[f[n] for n in names] for f in pos + neg])
     y = np.array([1] * len(pos) + [0] * len(neg))
     clf = HistGradientBoostingClassifier(monotonic_cst=[1] * len(names), max_depth=3, max_iter=200,
-                                         learning_rate=0.1, min_samples_leaf=50, random_state=SEED).fit(X, y, sample_weight=weight)
+                                         learning_rate=0.1, min_samples_leaf=50, random_state=SEED)
+    clf.fit(X, y, sample_weight=weight)
     trees = []  # thresholds kept exact: scikit-learn's bin edges can fall on data values
     for (predictor,) in clf._predictors:
         trees.append([[int(n["feature_idx"]) if not n["is_leaf"] else -1, float(n["num_threshold"]),
@@ -596,7 +602,8 @@ def fit_detector(chars: list[tuple[np.ndarray, np.ndarray, np.ndarray]], feats: 
         + ", ".join(f"{n} {c:+.2f}" for n, c in zip(spec["features"], spec["coef"])))
     pos = [f["det_llr"] for f in feats["real"]]
     neg = [f["det_llr"] for f in feats["corrupted"]]
-    log(f"  det_llr alone (cross-fitted), real against corrupted: AUC {roc_auc_score([1] * len(pos) + [0] * len(neg), pos + neg):.4f}")
+    log("  det_llr alone (cross-fitted), real against corrupted: AUC "
+        f"{roc_auc_score([1] * len(pos) + [0] * len(neg), pos + neg):.4f}")
     return spec
 
 
@@ -646,6 +653,82 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     half_a, half_b = pool[: len(pool) // 2], pool[len(pool) // 2 :]
     freq = Counter(ch for i in train[:20000] for line in poems[i]["lines"] for ch in line)
     deg = Degrader(pool, freq)
+    feats, interleaved, chars = _calibration_features(half_a, deg)
+    detector = fit_detector(chars, feats)
+    if os.environ.get("GRADING_DUMP"):  # for experiments with the calibrators (not used by the build)
+        with open(os.environ["GRADING_DUMP"] + ".calibration", "wb") as fh:
+            pickle.dump({"feats": feats, "poems": half_a}, fh)
+    lu_pos, lu_neg, cp_pos, cp_neg = _couplet_pairs(half_a)
+
+    model = {"criteria": {}, "generated": dt.date.today().isoformat(), "char_detector": detector}
+    C = grading.CRITERION_FEATURES
+    third = 2 * len(feats["real"]) // 3
+    dev = _fit(feats["real"][:third], feats["corrupted"][:third], C["fluency"])
+    log("  fluency calibrator, dev third of its poems: AUC "
+        f"{_auc(dev, feats['real'][third:], feats['corrupted'][third:]):.4f}")
+    model["criteria"]["fluency"] = _fit(feats["real"], feats["corrupted"], C["fluency"])
+    # 貫理 tells a poem from lines shuffled across poems and from two poems taken in turns, the two
+    # classes weighed equally; poems of fewer than six lines (絕句) have a calibrator of their own,
+    # since two couplets say little about interleaving and much less about drift
+    short = [len(p["lines"]) < grading.SHORT_POEM for p in half_a]
+    half = 2 * len(feats["real"]) // 3
+    for name, keep in (("coherence", lambda i: True), ("coherence_short", lambda i: short[i])):
+        real = [f for i, f in enumerate(feats["real"]) if keep(i)]
+        shuffled = [f for i, f in enumerate(feats["shuffled"]) if keep(i)]
+        mixed = [f for f in interleaved if keep(f["_poem"])]
+        is_fit = [i < half for i, _ in enumerate(feats["real"]) if keep(i)]
+        cut = sum(1 for f in mixed if f["_poem"] < half)
+        dev = _fit([f for f, t in zip(real, is_fit) if t], [f for f, t in zip(shuffled, is_fit) if t] + mixed[:cut],
+                   C["coherence"], balanced=True)
+        dev_real = [f for f, t in zip(real, is_fit) if not t]
+        log(f"  {name} calibrator, dev third of its poems: AUC shuffled "
+            f"{_auc(dev, dev_real, [f for f, t in zip(shuffled, is_fit) if not t]):.4f}, interleaved "
+            f"{_auc(dev, dev_real, mixed[cut:]):.4f}")
+        model["criteria"][name] = _fit(real, shuffled + mixed, C["coherence"], balanced=True)
+    model["criteria"]["ends"] = _fit(feats["real"], feats["shuffled"], C["ends"])
+    titled = [f for f in feats["real"] if f["has_title"]]
+    off = [f for f in feats["off_topic"] if f["has_title"]]
+    with_title = {k: [[f for f in feats[k][:half] if f["has_title"]], [f for f in feats[k][half:] if f["has_title"]]]
+                  for k in ("real", "off_topic")}
+    dev = _fit(with_title["real"][0], with_title["off_topic"][0], C["relevance"])
+    log("  relevance calibrator, dev third of its poems: AUC "
+        f"{_auc(dev, with_title['real'][1], with_title['off_topic'][1]):.4f}")
+    model["criteria"]["relevance"] = _fit(titled, off, C["relevance"])
+    model["criteria"]["parallel"] = _fit(lu_pos, lu_neg, grading.COUPLET_FEATURES)
+    model["criteria"]["couplet"] = _fit(cp_pos, cp_neg, ["topic_cos", "pair_cos", "tone_opposed"])
+    stock = np.array([f["stock_share"] for f in feats["real"]])
+    model["stock_share_quantiles"] = np.quantile(stock, [0.1, 0.5, 0.9]).tolist()
+    model["combined"] = {"features": list(grading.COMBINED_CRITERIA), "mean": [0.0] * len(grading.COMBINED_CRITERIA),
+                         "scale": [1.0] * len(grading.COMBINED_CRITERIA),
+                         "coef": [1.0] * len(grading.COMBINED_CRITERIA), "intercept": 0.0}
+    (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False), encoding="utf-8")
+    grading.reload_models()
+
+    # the combiner: log-scores of the criteria, on the other half (never seen by the calibrators)
+    comb, measured = _combiner_criteria(half_b, deg)
+    neutral = {}
+    for name in grading.COMBINED_CRITERIA:
+        vals = [c[name]["score"] for c in measured if c[name]["score"] is not None]
+        neutral[name] = math.log(max(float(np.median(vals)), 1e-3)) if vals else math.log(0.5)
+    rows = {k: [dict(grading.combined_features(c, neutral, info), _poem=i) for c, info, i in v]
+            for k, v in comb.items()}
+    _dev_combiner(rows)
+    real, negatives, weight = _combiner_data(rows)
+    model["combined"] = _fit_trees(real, negatives, list(grading.COMBINED_CRITERIA), weight)
+    model["combined"]["neutral"] = neutral
+    # each criterion's spread over real poems, for the explanations' bands
+    model["real_quantiles"] = {
+        name: np.quantile([c[name]["score"] for c in measured if c[name]["score"] is not None],
+                          [0.05, 0.1, 0.25, 0.5]).tolist()
+        for name in grading.CRITERIA
+    }
+    return model
+
+
+def _calibration_features(half_a: list[dict], deg: Degrader):
+    """Criteria features of each calibration poem and of its degraded copies, and its character rows."""
+    from poetry import grading
+
     feats: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": []}
     interleaved: list[dict] = []  # not every poem has one (a rare shape): kept apart from the aligned lists
     chars: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per poem: real rows, corrupted rows, swapped
@@ -663,10 +746,13 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
         chars.append((grading.char_features(p["lines"]), grading.char_features(bad["lines"]), swapped))
         if n % 1000 == 999:
             log(f"features {n + 1}/{len(half_a)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
-    detector = fit_detector(chars, feats)
-    if os.environ.get("GRADING_DUMP"):  # for experiments with the calibrators (not used by the build)
-        with open(os.environ["GRADING_DUMP"] + ".calibration", "wb") as fh:
-            pickle.dump({"feats": feats, "poems": half_a}, fh)
+    return feats, interleaved, chars
+
+
+def _couplet_pairs(half_a: list[dict]):
+    """Real couplets against made-up ones: 律詩's 頷聯/頸聯 (對仗), then any poem's (聯句)."""
+    from poetry import grading
+
     # parallel couplets: real 頷聯/頸聯 of calibration 律詩 against random line pairs
     rng = random.Random(SEED)
     lu_pos, lu_neg = [], []
@@ -694,49 +780,13 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
             q = rng.choice(others)
         cp_pos.append(grading.couplet_features(lines[k], lines[k + 1]))
         cp_neg.append(grading.couplet_features(lines[k], q["lines"][min(k % len(q["lines"]) | 1, len(q["lines"]) - 1)]))
+    return lu_pos, lu_neg, cp_pos, cp_neg
 
-    model = {"criteria": {}, "generated": dt.date.today().isoformat(), "char_detector": detector}
-    C = grading.CRITERION_FEATURES
-    third = 2 * len(feats["real"]) // 3
-    dev = _fit(feats["real"][:third], feats["corrupted"][:third], C["fluency"])
-    log(f"  fluency calibrator, dev third of its poems: AUC {_auc(dev, feats['real'][third:], feats['corrupted'][third:]):.4f}")
-    model["criteria"]["fluency"] = _fit(feats["real"], feats["corrupted"], C["fluency"])
-    # 貫理 tells a poem from lines shuffled across poems and from two poems taken in turns, the two
-    # classes weighed equally; poems of fewer than six lines (絕句) have a calibrator of their own,
-    # since two couplets say little about interleaving and much less about drift
-    short = [len(p["lines"]) < grading.SHORT_POEM for p in half_a]
-    half = 2 * len(feats["real"]) // 3
-    for name, keep in (("coherence", lambda i: True), ("coherence_short", lambda i: short[i])):
-        real = [f for i, f in enumerate(feats["real"]) if keep(i)]
-        shuffled = [f for i, f in enumerate(feats["shuffled"]) if keep(i)]
-        mixed = [f for f in interleaved if keep(f["_poem"])]
-        is_fit = [i < half for i, _ in enumerate(feats["real"]) if keep(i)]
-        cut = sum(1 for f in mixed if f["_poem"] < half)
-        dev = _fit([f for f, t in zip(real, is_fit) if t], [f for f, t in zip(shuffled, is_fit) if t] + mixed[:cut],
-                   C["coherence"], balanced=True)
-        dev_real = [f for f, t in zip(real, is_fit) if not t]
-        log(f"  {name} calibrator, dev third of its poems: AUC shuffled "
-            f"{_auc(dev, dev_real, [f for f, t in zip(shuffled, is_fit) if not t]):.4f}, interleaved "
-            f"{_auc(dev, dev_real, mixed[cut:]):.4f}")
-        model["criteria"][name] = _fit(real, shuffled + mixed, C["coherence"], balanced=True)
-    model["criteria"]["ends"] = _fit(feats["real"], feats["shuffled"], C["ends"])
-    titled = [f for f in feats["real"] if f["has_title"]]
-    off = [f for f in feats["off_topic"] if f["has_title"]]
-    with_title = {k: [[f for f in feats[k][:half] if f["has_title"]], [f for f in feats[k][half:] if f["has_title"]]]
-                  for k in ("real", "off_topic")}
-    dev = _fit(with_title["real"][0], with_title["off_topic"][0], C["relevance"])
-    log(f"  relevance calibrator, dev third of its poems: AUC {_auc(dev, with_title['real'][1], with_title['off_topic'][1]):.4f}")
-    model["criteria"]["relevance"] = _fit(titled, off, C["relevance"])
-    model["criteria"]["parallel"] = _fit(lu_pos, lu_neg, grading.COUPLET_FEATURES)
-    model["criteria"]["couplet"] = _fit(cp_pos, cp_neg, ["topic_cos", "pair_cos", "tone_opposed"])
-    stock = np.array([f["stock_share"] for f in feats["real"]])
-    model["stock_share_quantiles"] = np.quantile(stock, [0.1, 0.5, 0.9]).tolist()
-    model["combined"] = {"features": list(grading.COMBINED_CRITERIA), "mean": [0.0] * len(grading.COMBINED_CRITERIA),
-                         "scale": [1.0] * len(grading.COMBINED_CRITERIA), "coef": [1.0] * len(grading.COMBINED_CRITERIA), "intercept": 0.0}
-    (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False), encoding="utf-8")
-    grading.reload_models()
 
-    # the combiner: log-scores of the criteria, on the other half (never seen by the calibrators)
+def _combiner_criteria(half_b: list[dict], deg: Degrader):
+    """Criteria of each poem of the combiner's half and of its degraded copies (with the title's information)."""
+    from poetry import grading
+
     comb: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": [], "interleaved": []}
     measured = []
     t0 = time.time()
@@ -755,22 +805,7 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
             comb[k].append((crit, grading.title_information(copies[k]["title"]), index))
         if n % 1000 == 999:
             log(f"criteria {n + 1}/{len(half_b)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
-    neutral = {}
-    for name in grading.COMBINED_CRITERIA:
-        vals = [c[name]["score"] for c in measured if c[name]["score"] is not None]
-        neutral[name] = math.log(max(float(np.median(vals)), 1e-3)) if vals else math.log(0.5)
-    rows = {k: [dict(grading.combined_features(c, neutral, info), _poem=i) for c, info, i in v] for k, v in comb.items()}
-    _dev_combiner(rows)
-    real, negatives, weight = _combiner_data(rows)
-    model["combined"] = _fit_trees(real, negatives, list(grading.COMBINED_CRITERIA), weight)
-    model["combined"]["neutral"] = neutral
-    # each criterion's spread over real poems, for the explanations' bands
-    model["real_quantiles"] = {
-        name: np.quantile([c[name]["score"] for c in measured if c[name]["score"] is not None],
-                          [0.05, 0.1, 0.25, 0.5]).tolist()
-        for name in grading.CRITERIA
-    }
-    return model
+    return comb, measured
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -784,7 +819,8 @@ def main(argv: list[str] | None = None) -> int:
     anthology = load_anthology(corpus)
     held = heldout_matches(poems, anthology)
     train, calib = split_corpus(poems, held)
-    log(f"corpus {len(poems)} poems: held out {len(held)} (唐詩三百首 {len(anthology)}), calibration {len(calib)}, training {len(train)}")
+    log(f"corpus {len(poems)} poems: held out {len(held)} (唐詩三百首 {len(anthology)}), calibration {len(calib)},"
+        f" training {len(train)}")
     if args.stage in ("all", "lm"):
         lines = [line for i in train for line in poems[i]["lines"]]
         np.savez_compressed(DATA / lm_module.LM_FILE, **build_lm(lines))

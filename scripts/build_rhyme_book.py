@@ -352,21 +352,7 @@ def learn_usage(poems, table: dict[str, list[str]], canonical: dict[str, str], r
         used = 0
         for lines in shaped:
             lines = ["".join(canonical.get(c, c) for c in line) for line in lines]
-            width = len(lines[0])
-            pattern = None
-            for ping_start in (True, False):
-                slots = strict_slots(len(lines), width, ping_start)
-                clash = decided = 0
-                for i, pos, tone in slots:
-                    char = lines[i][pos]
-                    ts = tones.get(char, frozenset()) if char not in CORPUS_MISSPELLINGS else frozenset()
-                    if len(ts) == 1:
-                        decided += 1
-                        clash += tone not in ts
-                    elif char in known and tone in known[char]:
-                        decided += 1  # a dual char in its common tone: evidence, never a clash
-                if clash == 0 and decided >= 8:
-                    pattern = slots
+            pattern = decided_pattern(lines, tones, known)
             if pattern is None:
                 continue
             used += 1
@@ -387,6 +373,31 @@ def learn_usage(poems, table: dict[str, list[str]], canonical: dict[str, str], r
             if len(common) == 1:
                 known[char] = frozenset(common)
     return tone_uses, rhyme_uses, used
+
+
+def decided_pattern(lines: list[str], tones: dict[str, frozenset], known: dict[str, frozenset]):
+    """The strict slots of the pattern (平起 or 仄起) the poem's chars decide, else None.
+
+    A slot decides when its char has one tone (a clash if it is not the slot's), or is a dual char
+    ``known`` to be common in the slot's tone (evidence, never a clash); a pattern needs no clash and at
+    least eight deciding slots. When both patterns qualify, 仄起 (the later one tried) is taken.
+    """
+    width = len(lines[0])
+    pattern = None
+    for ping_start in (True, False):
+        slots = strict_slots(len(lines), width, ping_start)
+        clash = decided = 0
+        for i, pos, tone in slots:
+            char = lines[i][pos]
+            ts = tones.get(char, frozenset()) if char not in CORPUS_MISSPELLINGS else frozenset()
+            if len(ts) == 1:
+                decided += 1
+                clash += tone not in ts
+            elif char in known and tone in known[char]:
+                decided += 1  # a dual char in its common tone: evidence, never a clash
+        if clash == 0 and decided >= 8:
+            pattern = slots
+    return pattern
 
 
 #: A tone (or a 平 group) is rare when it has fewer than MIN_USES uses or under RARE_SHARE of a char's

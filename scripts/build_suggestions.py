@@ -24,9 +24,9 @@ are right in most of their uses and stay.
 
 Held out (never counted), so that scripts/eval_suggestions.py measures on poems the table has not seen:
 every poem of 唐詩三百首 (a corpus poem whose normalised text equals an anthology poem's, half of whose
-lines are lines of one anthology poem, or that shares a line with an anthology poem of the same author), and a development split (every DEV_EVERY-th remaining poem by
-corpus order) for tuning the smoothing. A rebuild from the same corpus gives the same file; it takes about
-half a minute on one core.
+lines are lines of one anthology poem, or that shares a line with an anthology poem of the same author),
+and a development split (every DEV_EVERY-th remaining poem by corpus order) for tuning the smoothing.
+A rebuild from the same corpus gives the same file; it takes about half a minute on one core.
 """
 
 from __future__ import annotations
@@ -186,7 +186,8 @@ def write_table(unigrams: Counter, pairs: Counter, facing: Counter, out: Path, n
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", encoding="utf-8") as fh:
         fh.write("# Fix suggestions of the checker: adjacent-character counts within the lines of 全唐詩\n")
-        fh.write("# (chinese-poetry corpus, MIT licence), by scripts/build_suggestions.py. Auto-generated, don't edit.\n")
+        fh.write("# (chinese-poetry corpus, MIT licence), by scripts/build_suggestions.py."
+                 " Auto-generated, don't edit.\n")
         fh.write(f"# poems counted {n_train}; held out: {n_held} 唐詩三百首 matches, {n_dev} development poems.\n")
         fh.write(f"# tokens {sum(unigrams.values())}; pairs {sum(pairs.values())}, seen >= {MIN_PAIR} kept; "
                  f"facing pairs {sum(facing.values())}, seen >= {MIN_PARTNER} kept.\n")

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_grading as build  # noqa: E402
+
 from poetry.grading import GRADES, grade_poem, warm_up  # noqa: E402
 
 
@@ -106,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
                 for name, c in g.criteria.items():
                     crit_scores[kind][f"{key}|{name}"].append(c["score"] if c["score"] is not None else 0.5)
                 grades[kind][key][g.grade] += 1
-    forms = ["all", "律詩", "絕句", "古詩・樂府"] + sorted(k for k in scores["real"] if k not in ("all", "律詩", "絕句", "古詩・樂府"))
+    forms = ["all", "律詩", "絕句", "古詩・樂府"] + sorted(
+        k for k in scores["real"] if k not in ("all", "律詩", "絕句", "古詩・樂府"))
     print(f"唐詩三百首: {len(anthology)} poems held out of training ({len(held)} corpus versions excluded)\n")
     print("| form | n | AUC shuffled | AUC corrupted | AUC off-topic | AUC interleaved (n) |")
     print("| --- | --- | --- | --- | --- | --- |")
@@ -117,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         row.append(f"{auc(r, mixed):.3f} ({len(mixed)})" if mixed else "–")
         print(f"| {f} | {len(r)} | " + " | ".join(row) + " |")
     print("\nEach criterion alone (AUC, real against the degradation it is meant to notice):\n")
-    print("| form | 貫理 / shuffled | 首尾貫通 / shuffled | 一氣呵成 / corrupted | 貼題 / off-topic | 平仄和暢 / shuffled "
+    print("| form | 貫理 / shuffled | 首尾貫通 / shuffled | 一氣呵成 / corrupted | 貼題 / off-topic "
+          "| 平仄和暢 / shuffled "
           "| 貫理 / interleaved | 聯句切當 / interleaved |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for f in ("all", "律詩", "絕句", "古詩・樂府"):

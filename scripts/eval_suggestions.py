@@ -165,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
               f"original in top 1 {m['top1'] / f:.1%}, top 5 {m['top5'] / f:.1%}, top 8 {m['top8'] / f:.1%}")
     for name, checker in rows:
         print(f"{name}: one 七律 with a planted fault (登高, 渚淺), check_poem in-process "
-              f"{timing(checker) * 1e6:.0f} µs (re-checked, rankings cached: {timing(checker, cold=False) * 1e6:.0f} µs)")
+              f"{timing(checker) * 1e6:.0f} µs"
+              f" (re-checked, rankings cached: {timing(checker, cold=False) * 1e6:.0f} µs)")
     print(f"first suggestion call (loads data/{after.SUGGEST_TABLE}): {first * 1e3:.1f} ms")
     return 0
 

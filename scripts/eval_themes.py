@@ -188,19 +188,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"gold characters without a vector (always 其他): {''.join(oov) or 'none'}")
     tiles = {t.char for t in load_tile_set()}
     in_tiles = sum(c in tiles for g in everything for c in g["chars"])
-    print(f"gold characters that are tiles of data/tiles.json: {in_tiles} of {sum(len(g['chars']) for g in everything)}")
+    print(f"gold characters that are tiles of data/tiles.json: {in_tiles}"
+          f" of {sum(len(g['chars']) for g in everything)}")
     for half in halves:
         gold = load_gold(half, path, key)
         if len({g["theme"] for g in gold}) < PLANTED:
             print(f"[{half}] fewer than {PLANTED} themes: skipped")
             continue
         if args.show:
-            for chars, planted, names in make_hands(gold, args.show, args.seed):
+            for chars, _planted, names in make_hands(gold, args.show, args.seed):
                 print("planted:", names)
                 for s in suggest_themes(chars, max_themes=99):
                     print(f"  {s.name} {s.score}: {''.join(c.char for c in s.chars)}")
         result = evaluate(half, args.hands, args.seed, gold, args.non_seeds)
-        print(f"[{half}] {args.hands} hands × {PLANTED} planted lists" + (", non-seed characters only" * args.non_seeds))
+        print(f"[{half}] {args.hands} hands × {PLANTED} planted lists"
+              + (", non-seed characters only" * args.non_seeds))
         for method, r in result.items():
             print(f"  {method:8s} ARI {r['ari']:.3f}  naming {r['naming']:.1%}")
         where = result["model"]["where"].items()

@@ -1,6 +1,14 @@
 """Shared fixtures: an app on a temporary SQLite file, its test client, and warnings as errors."""
 
+import contextlib
+import json
+import os
+import shutil
+import threading
+import urllib.request
+
 import pytest
+from werkzeug.serving import make_server
 
 from app import create_app
 
@@ -32,15 +40,6 @@ def client(app):
 
 # --- browser tests ------------------------------------------------------------------------------
 # Playwright drives Debian's chromium (/usr/bin/chromium); scripts/test.sh installs it.
-
-import contextlib
-import json
-import os
-import shutil
-import threading
-import urllib.request
-
-from werkzeug.serving import make_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = os.path.join(os.path.dirname(__file__), "..", "test-artifacts")

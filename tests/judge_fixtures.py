@@ -10,7 +10,7 @@ from poetry.store import submissions, utcnow
 
 POEMS = {
     1: ("山居秋暝", "空山新雨後，天氣晚來秋。\n明月松間照，清泉石上流。\n"
-                 "竹喧歸浣女，蓮動下漁舟。\n隨意春芳歇，王孫自可留。"),
+                   "竹喧歸浣女，蓮動下漁舟。\n隨意春芳歇，王孫自可留。"),
     2: ("春望", "國破山河在，城春草木深。\n感時花濺淚，恨別鳥驚心。\n"
                "烽火連三月，家書抵萬金。\n白頭搔更短，渾欲不勝簪。"),
     # 春望 and 山居秋暝 interleaved: each line fine, the whole a jumble

@@ -17,7 +17,9 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 T2S = OpenCC("t2s")
 #: User data and game pieces, shown as given (names, poems, tiles); the themes panel is the themes area's.
-AS_GIVEN = "script,style,textarea,input,.as-typed,.tile,.seat-name,.count-text,.poem-text,.poet,.comment,summary,.themes-panel"
+AS_GIVEN = (
+    "script,style,textarea,input,.as-typed,.tile,.seat-name,.count-text,.poem-text,.poet,.comment,summary,.themes-panel"
+)
 
 
 @pytest.fixture

@@ -163,7 +163,8 @@ def test_the_hand_is_one_tab_stop_and_the_arrow_keys_pick_tiles(served_round, ne
 
 
 def test_long_unbroken_names_and_titles_do_not_widen_the_phone_page(live_server, new_page):
-    created = api(live_server, "POST", "/api/rounds", {"title": "W" * 40, "host_name": "Ｗ" * 20, "penalty": "drink" * 40})
+    created = api(live_server, "POST", "/api/rounds",
+                  {"title": "W" * 40, "host_name": "Ｗ" * 20, "penalty": "drink" * 40})
     code = created["code"]
     for name in ("M" * 20, "x" * 20, "長" * 20):
         api(live_server, "POST", f"/api/rounds/{code}/join", {"name": name})
@@ -191,7 +192,8 @@ def test_less_motion_shows_the_deal_at_once(live_server, new_page, browser):
         player.wait_for_selector("#seats .seat:has-text('魯直') .badge-you")
         player.evaluate("""() => { window.drawTexts = [];
             new MutationObserver(() => window.drawTexts.push(document.querySelector('#count-text').textContent))
-              .observe(document.querySelector('#count-text'), {childList: true, characterData: true, subtree: true}); }""")
+              .observe(document.querySelector('#count-text'),
+                       {childList: true, characterData: true, subtree: true}); }""")
         api(live_server, "POST", f"/api/rounds/{code}/deal", {}, created["host_token"])
         player.wait_for_selector("#replay-anim:not([hidden])", timeout=15000)
         assert player.locator("#hand .tile").count() == 150

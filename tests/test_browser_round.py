@@ -198,7 +198,8 @@ def test_a_judging_host_and_a_jizi_round(live_server, new_page):
     created = api(live_server, "POST", "/api/rounds", {"title": "集字小集", "host_name": "山谷", "host_plays": False,
                                    "composition": "jizi", "wildcards": 2})
     code = created["code"]
-    links = [api(live_server, "POST", f"/api/rounds/{code}/join", {"name": name})["link"] for name in ("甲", "乙", "丙", "丁")]
+    links = [api(live_server, "POST", f"/api/rounds/{code}/join", {"name": name})["link"]
+             for name in ("甲", "乙", "丙", "丁")]
     host = new_page()
     host.goto(created["host_link"])
     host.wait_for_selector("#seats .seat[data-seat='0'] .badge-you")

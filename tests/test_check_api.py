@@ -248,7 +248,8 @@ def test_hostile_text_never_breaks_the_server(client, text):
 def test_random_drafts_never_break_the_server(client):
     """Half-typed drafts as a poet produces them: verse fragments, punctuation, spaces, stray symbols."""
     rng = random.Random(20261129)
-    pieces = list("風急天高猿嘯哀渚清沙白鳥飛回床前明月光疑是地上霜干后里发") + list("，。？！；、\n \t（）()[]《》「」") + [
+    pieces = list("風急天高猿嘯哀渚清沙白鳥飛回床前明月光疑是地上霜干后里发") + list(
+        "，。？！；、\n \t（）()[]《》「」") + [
         "a", "1", "<", "&", "〇", "□", "\u3000", "\U00020000",
     ]
     for _ in range(150):

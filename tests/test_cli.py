@@ -61,7 +61,8 @@ def test_check_jsonl_batch_goes_on_past_bad_lines(monkeypatch, capsys):
             json.dumps({"id": "a", "title": "登高", "text": DENG_GAO}, ensure_ascii=False),
             json.dumps({"id": "b", "title": "空", "text": ""}),
             "not json",
-            json.dumps({"id": "c", "title": "靜夜思", "text": "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。"}, ensure_ascii=False),
+            json.dumps({"id": "c", "title": "靜夜思", "text": "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。"},
+                       ensure_ascii=False),
             json.dumps({"id": 4, "text": DENG_GAO.replace("悲秋", "悲月")}, ensure_ascii=False),
         ]
     )
@@ -78,7 +79,8 @@ def test_check_jsonl_batch_goes_on_past_bad_lines(monkeypatch, capsys):
 def test_check_jsonl_in_two_processes_keeps_the_order():
     from poetry.checker import run_jsonl
 
-    raw = [json.dumps({"id": i, "text": DENG_GAO if i % 3 else "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。"}, ensure_ascii=False) for i in range(40)]
+    raw = [json.dumps({"id": i, "text": DENG_GAO if i % 3 else "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。"},
+                      ensure_ascii=False) for i in range(40)]
     out: list[str] = []
     run_jsonl(raw, "pingshui", out.append, workers=2)
     rows = [json.loads(line) for line in "".join(out).splitlines()]

@@ -23,7 +23,9 @@ def test_thresholds_per_request(client):
 
 
 def test_simplified_input(client):
-    res = client.post("/api/grade", json={"title": "山居秋暝", "text": "空山新雨后，天气晚来秋。明月松间照，清泉石上流。竹喧归浣女，莲动下渔舟。随意春芳歇，王孙自可留。"})
+    res = client.post("/api/grade", json={"title": "山居秋暝",
+                                          "text": ("空山新雨后，天气晚来秋。明月松间照，清泉石上流。"
+                                                   "竹喧归浣女，莲动下渔舟。随意春芳歇，王孙自可留。")})
     assert res.status_code == 200
     assert res.get_json()["lines"][0] == "空山新雨後"
 
@@ -106,11 +108,13 @@ def test_grading_ranks_names_losers_and_publishes(judged):
     client, code, tokens = judged
     host = bearer(tokens[1])
     for seat, grade in ((1, "上品"), (2, "上品"), (3, "荒牌")):
-        res = client.post(f"/api/rounds/{code}/grades", headers=host, json={"seat": seat, "grade": grade, "comment": "好" if seat == 1 else ""})
+        res = client.post(f"/api/rounds/{code}/grades", headers=host,
+                          json={"seat": seat, "grade": grade, "comment": "好" if seat == 1 else ""})
         assert res.status_code == 200
     ranking = res.get_json()["ranking"]
     assert not ranking["complete"] and "尚有詩未評" in ranking["summary"]
-    ranking = client.post(f"/api/rounds/{code}/grades", headers=host, json={"seat": 4, "grade": "下品"}).get_json()["ranking"]
+    ranking = client.post(f"/api/rounds/{code}/grades", headers=host,
+                          json={"seat": 4, "grade": "下品"}).get_json()["ranking"]
     assert ranking["complete"]
     assert [(r["seat"], r["place"]) for r in ranking["ranking"]] == [(1, 1), (2, 1), (4, 3), (3, 4)]
     assert {w["seat"] for w in ranking["winners"]} == {1, 2}

@@ -50,7 +50,8 @@ def test_judge_grades_and_publishes(served_round, new_page):
     assert "成績單" in text and "沉鬱頓挫" in text and "荒牌加倍" in text
     screenshot(judge, "judge-results")
     # the 品第圖 draws higher grades as longer rungs
-    widths = judge.eval_on_selector_all(".rung:not([hidden]) .rung-fill", "els => els.map(e => e.getBoundingClientRect().width)")
+    widths = judge.eval_on_selector_all(".rung:not([hidden]) .rung-fill",
+                                        "els => els.map(e => e.getBoundingClientRect().width)")
     assert len(widths) == 4 and widths == sorted(widths, reverse=True)
     judge.set_viewport_size({"width": 390, "height": 844})
     assert judge.evaluate("document.documentElement.scrollWidth") <= 392

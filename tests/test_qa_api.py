@@ -63,7 +63,8 @@ def test_lone_surrogate_in_a_draft_and_a_comment_is_refused(client, dealt):
         response = post(client, f"/api/rounds/{code}/draft", body, tokens[1], method="PUT")
         assert response.status_code == 400, response.get_data(as_text=True)
         assert HAN.search(response.get_json()["detail"])
-    response = post(client, f"/api/rounds/{code}/grades", {"seat": 2, "grade": "上品", "comment": "好\ud800"}, tokens[0])
+    response = post(client, f"/api/rounds/{code}/grades", {"seat": 2, "grade": "上品", "comment": "好\ud800"},
+                    tokens[0])
     assert response.status_code == 400
 
 
@@ -100,7 +101,8 @@ def test_not_json_is_a_400_in_chinese(client, url, raw, ctype):
 
 def test_draft_and_hand_are_private_before_publication(client, app, dealt):
     code, tokens = dealt
-    assert post(client, f"/api/rounds/{code}/draft", {"title": "春", "text": "密稿"}, tokens[1], method="PUT").status_code == 200
+    assert post(client, f"/api/rounds/{code}/draft", {"title": "春", "text": "密稿"}, tokens[1],
+                method="PUT").status_code == 200
     stranger = app.test_client()  # no cookie
     for path in ("hand", "draft", "hands", "results"):
         for token in (None, tokens[2], "x" * 64, ""):

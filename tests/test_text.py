@@ -126,7 +126,8 @@ def test_chars_of_both_scripts_stay_as_typed():
 
 @pytest.mark.parametrize(
     "text",
-    ["床前明月光\r\n疑是地上霜\r\n", "\t床前明月光\t疑是地上霜", "\u202e床前明月光，疑是地上霜", "😀床前明月光😀，疑是地上霜",
+    ["床前明月光\r\n疑是地上霜\r\n", "\t床前明月光\t疑是地上霜", "\u202e床前明月光，疑是地上霜",
+     "😀床前明月光😀，疑是地上霜",
      "]]][[[床前明月光，疑是地上霜", "\x00床前\x00明月光，疑是地上霜", "１２３床前明月光，，，疑是地上霜"],
 )
 def test_stray_characters_are_dropped(text):

@@ -80,8 +80,8 @@ def test_lexicon_has_the_required_themes():
 
 def test_title_association_covers_the_lexicon_and_points_the_right_way():
     """data/vectors_themes.npz knows every theme, and characters typical of a kind of poem lean to its theme."""
-    from poetry.themes import ASSOC_FILE, _lexicon
     from poetry.data import load_arrays
+    from poetry.themes import ASSOC_FILE, _lexicon
 
     stored = [str(name) for name in load_arrays(ASSOC_FILE)["themes"]]
     assert stored == [t.name for t in load_themes()]

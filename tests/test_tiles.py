@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from poetry.cli import main as cli_main
-from poetry.errors import InvalidHandError
 from poetry.data import data_path
+from poetry.errors import InvalidHandError
 from poetry.prosody import get_rhyme_book
 from poetry.tiles import (
     HAND_SIZE,
