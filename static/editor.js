@@ -62,21 +62,11 @@
  * locate(text, lines), also exported, is the same mapping for any text and report lines.
  */
 import { el, fill, readJSON, api, storage, HAN } from "./common.js";
+import { charsOf, drawReport } from "./editor/report.js";
 
 // Editorial notes in parentheses are dropped (poetry/text.py), brackets around a restored [字] are not.
 var OPEN_NOTE = "（(";
 var CLOSE_NOTE = "）)";
-
-function charsOf(hand) {
-  if (!hand) return [];
-  if (typeof hand === "string") return Array.from(hand).filter(function (c) { return HAN.test(c); });
-  return Array.prototype.slice.call(hand).map(String);
-}
-
-function suggestionChar(s) {
-  if (s && typeof s === "object") return String(s.char || s.text || "");
-  return String(s);
-}
 
 /*
  * Where each checked character sits in the original text. The checker drops titles, punctuation and
@@ -304,256 +294,17 @@ export function attach(textarea, options) {
     retryTimer = setTimeout(check, retryDelay);
   }
 
-  // ---- drawing the report ------------------------------------------------------------------
-
-  function handRules(report) {
-    // Per "line:pos": a Chinese reason when the round's rule flags it; plus which chars come from the hand.
-    var flags = {};
-    var used = {};
-    var handSet = new Set(charsOf(opts.hand));
-    if (!handSet.size) return { flags: flags, used: used, blanks: {}, repeats: {}, count: 0 };
-    var spent = new Map();
-    var count = 0;
-    var blanks = {};
-    var repeats = {};
-    var blanksLeft = Math.max(0, Number(opts.blanks) || 0);
-    (report.lines || []).forEach(function (line) {
-      var chars = line.chars || [];
-      var footAt = isRhymeLine(line) ? chars.length - 1 : -1;
-      chars.forEach(function (c, k) {
-        var key = line.number + ":" + (k + 1);
-        var inHand = typeof c.in_hand === "boolean" ? c.in_hand : (handSet.has(c.char) || handSet.has(c.lookup));
-        var tile = c.lookup || c.char;
-        var repeat = false;
-        if (inHand) {
-          var n = (spent.get(tile) || 0) + 1;
-          spent.set(tile, n);
-          repeat = n > 1;
-        }
-        if (opts.rule === "jizi") {
-          // 集字: each tile once; a blank (白板) stands in for a missing or spent tile while any is left.
-          if ((!inHand || repeat) && blanksLeft > 0) {
-            blanksLeft -= 1;
-            blanks[key] = true;
-          } else if (!inHand) flags[key] = fill(S.notInHand, { char: c.char });
-          else if (repeat) {
-            flags[key] = fill(S.usedTwice, { char: c.char });
-            repeats[key] = true;
-          }
-          if (inHand && !repeat) { used[key] = true; count += 1; }
-        } else if (inHand) { used[key] = true; count += 1; }
-        if (opts.rule === "rhyme" && k === footAt && !inHand) {
-          flags[key] = fill(S.footNotInHand, { char: c.char });
-        }
-      });
-    });
-    return { flags: flags, used: used, blanks: blanks, repeats: repeats, count: count };
-  }
-
-  function isRhymeLine(line) {
-    if (line.rhyme_foot) return true;
-    return (line.chars || []).some(function (c) { return c.status === "rhyme" || c.status === "rhyme_wrong"; });
-  }
+  // ---- drawing the report (static/editor/report.js) ----------------------------------------
 
   function render(report) {
     body.classList.remove("pe-stale");
-    var lines = report.lines || [];
-    var violations = report.violations || [];
-    var hand = handRules(report);
-    var handFaults = Object.keys(hand.flags).length;
-    var errors = violations.filter(function (v) { return v.severity !== "note" && v.severity !== "info"; }).length + handFaults;
-
-    setVerdict(S.verdictPrefix + (report.regulated ? S.regulated : S.notRegulated) + (report.form ? "・" + report.form : ""));
+    var drawn = drawReport(report, {
+      S: S, hand: opts.hand, rule: opts.rule, blanks: opts.blanks,
+      locked: textarea.readOnly || textarea.disabled, select: select, replace: replaceAt,
+    });
+    setVerdict(drawn.verdict);
     if (messageKind !== "done") setMessage("");
-
-    var parts = [];
-    var summary = el("div", "pe-summary");
-    var badge = el("span", "pe-badge-verdict " + (report.regulated ? "pe-good" : "pe-bad"),
-      report.regulated ? S.regulated : S.notRegulated);
-    badge.setAttribute("aria-hidden", "true");
-    summary.appendChild(badge);
-    var facts = el("dl", "pe-facts");
-    function fact(label, value) {
-      if (!value) return;
-      var wrap = el("div");
-      wrap.appendChild(el("dt", null, label));
-      wrap.appendChild(el("dd", null, value));
-      facts.appendChild(wrap);
-    }
-    if (report.title) fact(S.title, "《" + report.title + "》");
-    fact(S.form, report.form);
-    fact(S.pattern, report.pattern);
-    fact(S.rhymeGroup, report.rhyme_group);
-    fact(S.rhymeBook, (S.rhymeBooks || {})[report.rhyme_book] || report.rhyme_book);
-    if (hand.count) fact(S.handFact, fill(S.handCount, { used: hand.count }));
-    summary.appendChild(facts);
-    if (report.summary) summary.appendChild(el("p", "pe-summary-text", report.summary));
-    else if (!errors) summary.appendChild(el("p", "pe-summary-text", S.allGood));
-    if (errors && !report.summary) summary.appendChild(el("p", "pe-summary-text", fill(S.faultCount, { count: errors })));
-    parts.push(summary);
-
-    var byLine = {};
-    var whole = [];
-    violations.forEach(function (v) {
-      if (v.line && v.line >= 1 && v.line <= lines.length) (byLine[v.line] = byLine[v.line] || []).push(v);
-      else whole.push(v);
-    });
-
-    var list = el("ol", "pe-lines");
-    lines.forEach(function (line) {
-      list.appendChild(renderLine(line, byLine[line.number] || [], hand));
-    });
-    parts.push(list);
-
-    var notes = (report.notes || []).map(String);
-    if (whole.length || notes.length) {
-      var box = el("section", "pe-whole");
-      box.appendChild(el("h3", null, S.whole));
-      var ul = el("ul", "pe-faults");
-      whole.forEach(function (v) { ul.appendChild(renderFault(v, null)); });
-      notes.forEach(function (n) {
-        var li = el("li", "pe-fault");
-        li.dataset.severity = "note";
-        li.appendChild(el("span", "pe-fault-text", n));
-        ul.appendChild(li);
-      });
-      box.appendChild(ul);
-      parts.push(box);
-    }
-    body.replaceChildren.apply(body, parts);
-  }
-
-  function renderLine(line, faults, hand) {
-    var li = el("li", "pe-line");
-    li.dataset.line = line.number;
-    var bad = faults.some(function (v) { return v.severity !== "note" && v.severity !== "info"; });
-    if (bad) li.classList.add("pe-line-bad");
-    var label = el("span", "pe-lineno", line.number);
-    label.setAttribute("aria-hidden", "true");
-    li.appendChild(label);
-
-    var cells = el("div", "pe-cells");
-    cells.setAttribute("role", "group");
-    cells.setAttribute("aria-label", fill(S.lineLabel, { n: line.number }) + "：" + line.text);
-    var byPos = {};
-    faults.forEach(function (v) { if (v.pos) (byPos[v.pos] = byPos[v.pos] || []).push(v); });
-    var chars = line.chars || [];
-    chars.forEach(function (c, k) {
-      var pos = k + 1;
-      var key = line.number + ":" + pos;
-      var cell = el("span", "pe-cell");
-      var tile = el("span", "tile pe-tile", c.char);
-      tile.dataset.tone = c.tone;
-      tile.dataset.status = c.status;
-      tile.dataset.line = line.number;
-      tile.dataset.pos = pos;
-      if (byPos[pos] && !tile.classList.contains("pe-has-fault")) tile.classList.add("pe-has-fault");
-      if (hand.used[key]) tile.classList.add("pe-in-hand");
-      if (hand.blanks[key]) tile.classList.add("pe-blank");
-      if (hand.flags[key]) tile.classList.add("pe-hand-flag");
-      var title = [c.char + "：" + ((S.toneNames || {})[c.tone] || c.tone)];
-      if (c.groups && c.groups.length) title.push(Array.from(c.groups).join("、"));
-      var statusName = (S.statusNames || {})[c.status];
-      if (statusName) title.push(statusName);
-      if (hand.used[key]) title.push(S.inHand);
-      if (hand.blanks[key]) title.push(fill(S.blankUsed, { char: c.char }));
-      if (hand.flags[key]) title.push(hand.flags[key]);
-      tile.title = title.join("　");
-      var badgeKey = hand.flags[key] ? (hand.repeats[key] ? "repeat" : "missing") : c.status;
-      var badgeText = (S.badges || {})[badgeKey];
-      if (badgeText) {
-        var b = el("span", "pe-badge pe-badge-" + badgeKey, badgeText);
-        b.setAttribute("aria-hidden", "true");
-        tile.appendChild(b);
-      }
-      if (hand.blanks[key]) {
-        var h = el("span", "pe-hand", (S.badges || {}).blank || "");
-        h.setAttribute("aria-hidden", "true");
-        tile.appendChild(h);
-      }
-      tile.addEventListener("click", function () { select(line.number, pos); });
-      cell.appendChild(tile);
-      var reqKey = c.required === "平" || c.required === "仄" ? c.required : "free";
-      var req = el("span", "pe-req", (S.requiredMarks || {})[reqKey] || "");
-      req.dataset.required = reqKey;
-      req.title = (S.requiredTitles || {})[reqKey] || "";
-      cell.appendChild(req);
-      var sr = el("span", "pe-sr", "，" + title.join("，"));
-      tile.appendChild(sr);
-      cells.appendChild(cell);
-    });
-    li.appendChild(cells);
-
-    // One entry per position (several faults of one character read together), errors first.
-    var items = faults.slice();
-    Object.keys(hand.flags).forEach(function (key) {
-      var parts = key.split(":");
-      if (Number(parts[0]) !== line.number) return;
-      items.push({ line: line.number, pos: Number(parts[1]), kind: "hand", severity: "error",
-        message: hand.flags[key], suggestions: [] });
-    });
-    var groups = {};
-    items.forEach(function (v) { (groups[v.pos || 0] = groups[v.pos || 0] || []).push(v); });
-    var ul = el("ul", "pe-faults");
-    Object.keys(groups).map(Number).sort(function (a, b) { return a - b; }).forEach(function (pos) {
-      ul.appendChild(renderFaults(groups[pos], line));
-    });
-    if (ul.children.length) li.appendChild(ul);
-    return li;
-  }
-
-  var RANK = { error: 0, warning: 1 };
-
-  function rank(v) { return v.severity in RANK ? RANK[v.severity] : 2; }
-
-  function renderFault(v, line) { return renderFaults([v], line); }
-
-  function renderFaults(list, line) {
-    list = list.slice().sort(function (a, b) { return rank(a) - rank(b); });
-    var first = list[0];
-    var li = el("li", "pe-fault");
-    li.dataset.severity = first.severity || "error";
-    li.dataset.kind = first.kind || "other";
-    if (first.line) li.dataset.line = first.line;
-    if (first.pos) li.dataset.pos = first.pos;
-    if (line && first.pos) li.appendChild(el("span", "pe-where", fill(S.posLabel, { pos: first.pos })));
-    else if (first.line) li.appendChild(el("span", "pe-where", fill(S.lineLabel, { n: first.line })));
-    list.forEach(function (v) {
-      var item = el("span", "pe-fault-item");
-      item.dataset.severity = v.severity || "error";
-      item.appendChild(el("span", "pe-fault-text", v.message || v.kind || ""));
-      var wrap = suggestionButtons(v, line);
-      if (wrap) item.appendChild(wrap);
-      li.appendChild(item);
-    });
-    return li;
-  }
-
-  function suggestionButtons(v, line) {
-    var suggestions = (v.suggestions || []).map(suggestionChar).filter(function (s) { return s && s.length <= 2; });
-    if (!suggestions.length || !v.line || !v.pos) return null;
-    var target = line && line.chars ? line.chars[v.pos - 1] : null;
-    var wrap = el("span", "pe-suggest");
-    wrap.appendChild(el("span", "pe-suggest-label", S.suggest));
-    suggestions.slice(0, 8).forEach(function (s) {
-      var button = el("button", "tile tile-sm pe-suggestion", s);
-      button.type = "button";
-      // The fix's tone: what the position requires; at a free position (孤平, 三平尾) the opposite
-      // of the faulty character's; a rhyme foot is 平.
-      var tone = target && (target.required === "平" || target.required === "仄") ? target.required : null;
-      if (!tone && target && v.kind !== "rhyme" && (target.tone === "平" || target.tone === "仄")) {
-        tone = target.tone === "平" ? "仄" : "平";
-      }
-      if (!tone && v.kind === "rhyme") tone = "平";
-      if (tone) button.dataset.tone = tone;
-      button.dataset.line = v.line;
-      button.dataset.pos = v.pos;
-      button.setAttribute("aria-label", fill(S.suggestLabel, { line: v.line, pos: v.pos, old: target ? target.char : "", new: s }));
-      if (textarea.readOnly || textarea.disabled) button.disabled = true;
-      button.addEventListener("click", function () { replaceAt(v.line, v.pos, s); });
-      wrap.appendChild(button);
-    });
-    return wrap;
+    body.replaceChildren.apply(body, drawn.parts);
   }
 
   // ---- editing the textarea from the report -------------------------------------------------
