@@ -85,12 +85,9 @@ function radioGroup(name, items, label, checkedIndex) {
   return box;
 }
 
-function card(panel, theme, index, uid) {
+/* The theme's button: name, strength bar and score (none for 其他), and how many characters. */
+function pickButton(theme, isOther) {
   var s = strings();
-  var isOther = theme.name === s.other;
-  var li = el("li", "theme-card" + (isOther ? " theme-other" : ""));
-  li.setAttribute("data-theme", theme.name);
-
   var pick = el("button", "theme-pick");
   pick.type = "button";
   pick.setAttribute("aria-pressed", "false");
@@ -107,6 +104,71 @@ function card(panel, theme, index, uid) {
     pick.appendChild(el("span", "theme-score", String(pct)));
   }
   pick.appendChild(el("span", "theme-count", theme.chars.length + s.chars));
+  return pick;
+}
+
+/* A 平聲 rhyme group the hand can rhyme on: its feet in the hand, the theme's own in bold. */
+function rhymeOption(r) {
+  var s = strings();
+  var span = el("span", "theme-rhyme");
+  span.appendChild(el("b", null, r.group));
+  var feet = el("span", "theme-feet");
+  r.feet.forEach(function (f, i) {
+    feet.appendChild(el(i < r.theme_feet ? "strong" : "span", null, f));
+  });
+  span.appendChild(feet);
+  span.title = fill(s.feetN, { n: r.feet.length }) + "，" + fill(s.own, { n: r.theme_feet });
+  return { value: r.group, node: span };
+}
+
+/* 「以此起稿」: the chosen title and rhyme go to the page as a theme:start event. */
+function startButton(li, theme) {
+  var start = el("button", "theme-start", strings().start);
+  start.type = "button";
+  start.addEventListener("click", function () {
+    var rhyme = li.querySelector('input[name^="rhyme-"]:checked');
+    var title = li.querySelector('input[name^="title-"]:checked');
+    var group = rhyme ? rhyme.value : "";
+    var chosen = theme.rhymes.filter(function (r) { return r.group === group; })[0];
+    document.dispatchEvent(new CustomEvent("theme:start", {
+      detail: {
+        title: title ? title.value : (theme.titles[0] || ""),
+        rhyme: group,
+        feet: chosen ? chosen.feet.slice() : [],
+        theme: theme.name,
+        chars: theme.chars.map(function (c) { return c.char; })
+      }
+    }));
+  });
+  return start;
+}
+
+/* What to write with the theme: rhymes to choose from, the hand's words, titles, and the start button. */
+function writingOptions(body, li, theme, name) {
+  var s = strings();
+  body.appendChild(el("h4", null, s.rhymes));
+  if (theme.rhymes.length) {
+    body.appendChild(radioGroup("rhyme-" + name, theme.rhymes.slice(0, 6).map(rhymeOption), s.rhymes, 0));
+  } else {
+    body.appendChild(el("p", "theme-none", s.noRhyme));
+  }
+  if (theme.words && theme.words.length) {
+    body.appendChild(el("h4", null, s.words));
+    body.appendChild(el("p", "theme-words", theme.words.join("　")));
+  }
+  body.appendChild(el("h4", null, s.titles));
+  body.appendChild(radioGroup("title-" + name, theme.titles.map(function (t) {
+    return { value: t, node: el("span", "theme-title", "「" + t + "」") };
+  }), s.titles, 0));
+  body.appendChild(startButton(li, theme));
+}
+
+function card(panel, theme, index, uid) {
+  var s = strings();
+  var isOther = theme.name === s.other;
+  var li = el("li", "theme-card" + (isOther ? " theme-other" : ""));
+  li.setAttribute("data-theme", theme.name);
+  var pick = pickButton(theme, isOther);
   li.appendChild(pick);
 
   var body = el("div", "theme-body");
@@ -115,51 +177,7 @@ function card(panel, theme, index, uid) {
   var tiles = el("div", "theme-chars");
   theme.chars.forEach(function (c) { tiles.appendChild(tileOf(c)); });
   body.appendChild(tiles);
-
-  if (!isOther) {
-    body.appendChild(el("h4", null, s.rhymes));
-    if (theme.rhymes.length) {
-      body.appendChild(radioGroup("rhyme-" + uid + "-" + index, theme.rhymes.slice(0, 6).map(function (r) {
-        var span = el("span", "theme-rhyme");
-        span.appendChild(el("b", null, r.group));
-        var feet = el("span", "theme-feet");
-        r.feet.forEach(function (f, i) {
-          feet.appendChild(el(i < r.theme_feet ? "strong" : "span", null, f));
-        });
-        span.appendChild(feet);
-        span.title = fill(s.feetN, { n: r.feet.length }) + "，" + fill(s.own, { n: r.theme_feet });
-        return { value: r.group, node: span };
-      }), s.rhymes, 0));
-    } else {
-      body.appendChild(el("p", "theme-none", s.noRhyme));
-    }
-    if (theme.words && theme.words.length) {
-      body.appendChild(el("h4", null, s.words));
-      body.appendChild(el("p", "theme-words", theme.words.join("　")));
-    }
-    body.appendChild(el("h4", null, s.titles));
-    body.appendChild(radioGroup("title-" + uid + "-" + index, theme.titles.map(function (t) {
-      return { value: t, node: el("span", "theme-title", "「" + t + "」") };
-    }), s.titles, 0));
-    var start = el("button", "theme-start", s.start);
-    start.type = "button";
-    start.addEventListener("click", function () {
-      var rhyme = li.querySelector('input[name^="rhyme-"]:checked');
-      var title = li.querySelector('input[name^="title-"]:checked');
-      var group = rhyme ? rhyme.value : "";
-      var chosen = theme.rhymes.filter(function (r) { return r.group === group; })[0];
-      document.dispatchEvent(new CustomEvent("theme:start", {
-        detail: {
-          title: title ? title.value : (theme.titles[0] || ""),
-          rhyme: group,
-          feet: chosen ? chosen.feet.slice() : [],
-          theme: theme.name,
-          chars: theme.chars.map(function (c) { return c.char; })
-        }
-      }));
-    });
-    body.appendChild(start);
-  }
+  if (!isOther) writingOptions(body, li, theme, uid + "-" + index);
   li.appendChild(body);
 
   pick.addEventListener("click", function () {
