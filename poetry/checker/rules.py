@@ -24,7 +24,10 @@ from poetry.forms import PING, ZE, form_name, is_regulated_shape, line_pattern
 def _length_of(lines: list[str]) -> int | None:
     """Chars per line, None when lines differ (雜言)."""
     length = len(lines[0])
-    return length if all(len(s) == length for s in lines) else None
+    for line in lines:
+        if len(line) != length:
+            return None
+    return length
 
 
 def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTable, detail: bool = True,
@@ -104,12 +107,13 @@ def _unknown_chars(a: Analysis, lines: list[str], entries: list[list[Entry]]) ->
 def _repeated_chars(a: Analysis, lines: list[str]) -> None:
     """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷)."""
     seen: set[str] = set()
+    add = seen.add
     dups: dict[str, int] = {}
     for c in "".join(lines):
         if c in seen:
             dups[c] = dups.get(c, 1) + 1
         else:
-            seen.add(c)
+            add(c)
     found = []
     for c, count in dups.items():
         if count == 2 and any(c + c in line for line in lines):
