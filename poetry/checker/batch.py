@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from poetry.checker.check import check_lines_brief
+from poetry.checker.analysis import Analysis
+from poetry.checker.check import brief_analysis
 from poetry.checker.tables import resolve_book, table_for
 from poetry.errors import PoetryError
 
@@ -23,7 +24,7 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui") -> lis
     """Batch mode: each input line {"id","title","text"} → one JSON output line
     {"id","form","regulated","violations":[{"line","pos","kind","severity"}]}, or {"id","error"}."""
     dumps = json.dumps
-    book = resolve_book(rhyme_book)
+    table = table_for(resolve_book(rhyme_book))
     out = []
     for raw in raw_lines:
         if not raw.strip():
@@ -38,7 +39,7 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui") -> lis
             if not isinstance(text, str):
                 out.append(dumps({"id": ident, "error": "缺少 text 欄位（詩文字串）。"}, ensure_ascii=False))
                 continue
-            verdict = check_lines_brief(text, book)
+            verdict = brief_analysis(text, table)
         except PoetryError as exc:
             out.append(dumps({"id": ident, "error": exc.message}, ensure_ascii=False))
             continue
@@ -49,16 +50,15 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui") -> lis
     return out
 
 
-def _verdict_line(ident: Any, verdict: dict) -> str:
-    """The verdict as a JSON line, written by hand: every field but the id is a known plain string, int
-    or bool, so this is what json.dumps would write, faster."""
+def _verdict_line(ident: Any, a: Analysis) -> str:
+    """The verdict as a JSON line (check_lines_brief's fields), written by hand: every field but the id
+    is a known plain string, int or bool, so this is what json.dumps would write, faster."""
     found = ", ".join(
-        f'{{"line": {v["line"]}, "pos": {v["pos"]}, "kind": "{v["kind"]}", "severity": "{v["severity"]}"}}'
-        for v in verdict["violations"]
+        f'{{"line": {f.line}, "pos": {f.pos}, "kind": "{f.kind}", "severity": "{f.severity}"}}' for f in a.findings
     )
-    regulated = "true" if verdict["regulated"] else "false"
+    regulated = "true" if a.regulated else "false"
     return (
-        f'{{"id": {json.dumps(ident, ensure_ascii=False)}, "form": "{verdict["form"]}", '
+        f'{{"id": {json.dumps(ident, ensure_ascii=False)}, "form": "{a.form}", '
         f'"regulated": {regulated}, "violations": [{found}]}}'
     )
 

@@ -26,14 +26,18 @@ def check_lines_brief(text: str, rhyme_book: Any = "pingshui") -> dict:
     >>> check_lines_brief("床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。")["form"]
     '五言古絕'
     """
-    table = table_for(resolve_book(rhyme_book))
-    _, lines, _, entries, plain = prepare(text, table, fast=True)
-    a = analyse(lines, entries, table, detail=False, plain=plain)
+    a = brief_analysis(text, table_for(resolve_book(rhyme_book)))
     return {
         "form": a.form,
         "regulated": a.regulated,
         "violations": [{"line": f.line, "pos": f.pos, "kind": f.kind, "severity": f.severity} for f in a.findings],
     }
+
+
+def brief_analysis(text: str, table: BookTable) -> Analysis:
+    """The findings of one poem as batch mode needs them: the quick reading, no wording."""
+    _, lines, _, entries, plain = prepare(text, table, fast=True)
+    return analyse(lines, entries, table, detail=False, plain=plain)
 
 
 def check_poem(

@@ -156,10 +156,10 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
         pairs.append(pair)
         costs.append(cost)
     states = keys_by_chain(costs, masks, length)
-    chosen = [pair[state] for pair, state in zip(pairs, states)]  # (mismatch, forgiven, pattern) by the key
+    # each line's (mismatch, forgiven, pattern) under its key
+    mismatch, forgiven, patterns = zip(*[pair[state] for pair, state in zip(pairs, states)])
     verse = Verse(
-        lines, feet, masks, length, states, [c[2] for c in chosen], [c[0] for c in chosen], [c[1] for c in chosen],
-        group,
+        lines, feet, masks, length, states, list(patterns), list(mismatch), list(forgiven), group,
         table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
     )  # fmt: skip
     a.form = form_name(length, n)

@@ -105,31 +105,29 @@ def _unknown_chars(a: Analysis, lines: list[str], entries: list[list[Entry]]) ->
 
 
 def _repeated_chars(a: Analysis, lines: list[str]) -> None:
-    """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷)."""
+    """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷): each later use is noted
+    with the place of the first."""
     seen: set[str] = set()
     add = seen.add
-    dups: dict[str, int] = {}
+    repeated: dict[str, None] = {}
     for c in "".join(lines):
         if c in seen:
-            dups[c] = dups.get(c, 1) + 1
+            repeated[c] = None
         else:
             add(c)
-    found = []
-    for c, count in dups.items():
-        if count == 2 and any(c + c in line for line in lines):
-            continue  # one 疊字 pair
-        first = None
-        for i, line in enumerate(lines):
-            j = line.find(c)
-            while j >= 0:
-                if not ((j and line[j - 1] == c) or (j + 1 < len(line) and line[j + 1] == c)):
-                    if first is None:
-                        first = (i, j)
-                    else:
-                        found.append((i, j, c, first))
-                j = line.find(c, j + 1)
-    for i, j, c, (fi, fj) in found:
-        a.remark(i + 1, j + 1, Kind.REPEATED_CHAR, f"重字：『{c}』已見於{where(fi + 1, fj + 1)}。" if a.detail else "")
+    if not repeated:
+        return
+    first: dict[str, tuple[int, int]] = {}
+    for i, line in enumerate(lines):
+        for j, c in enumerate(line):
+            if c not in repeated or (j and line[j - 1] == c) or (j + 1 < len(line) and line[j + 1] == c):
+                continue  # used once, or a 疊字
+            if c not in first:
+                first[c] = (i, j)
+                continue
+            fi, fj = first[c]
+            message = f"重字：『{c}』已見於{where(fi + 1, fj + 1)}。" if a.detail else ""
+            a.remark(i + 1, j + 1, Kind.REPEATED_CHAR, message)
 
 
 def _analyse_six(a: Analysis, lines: list[str], entries: list[list[Entry]]) -> None:
