@@ -210,7 +210,7 @@ def run_planted(sample: int, seed: int) -> dict:
             others = [e for e in errors if e != (i + 1, j + 1)]
             tone_false += len(others)
             if others and len(false_examples) < 12:
-                false_examples.append((planted, i, j, [(v.line, v.pos, v.kind, v.message) for v in r.violations if v.severity == "error" and (v.line, v.pos) != (i + 1, j + 1)]))
+                false_examples.append((planted, i, j, [(v.line, v.pos, str(v.kind), v.message) for v in r.violations if v.severity == "error" and (v.line, v.pos) != (i + 1, j + 1)]))
         # rhyme foot → a 平 char of another group
         i = rng.randrange(1, len(lines), 2)
         groups = table.entry(lines[i][-1]).ping
@@ -224,7 +224,7 @@ def run_planted(sample: int, seed: int) -> dict:
         planted = list(lines)
         planted[i] = lines[i][:-1] + new
         r = check_poem("，".join(planted) + "。")
-        errors = [(v.line, v.pos, v.kind) for v in r.violations if v.severity == "error"]
+        errors = [(v.line, v.pos, str(v.kind)) for v in r.violations if v.severity == "error"]
         rhyme_total += 1
         if (i + 1, L, "rhyme") in errors:
             rhyme_caught += 1

@@ -70,7 +70,8 @@ def test_simplified_and_traditional_input_give_the_same_verdict(poem):
     assert simplified.form == traditional.form
     assert simplified.regulated == traditional.regulated
     assert errors_of(simplified) == errors_of(traditional)
-    assert [line.text for line in simplified.lines] == [c for c in to_simplified(poem["text"]).replace("。", "，").split("，") if c]
+    expected = [c for c in to_simplified(poem["text"]).replace("。", "，").split("，") if c]
+    assert [line.text for line in simplified.lines] == expected
 
 
 @pytest.mark.parametrize("poem", POEMS, ids=IDS)
