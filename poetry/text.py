@@ -113,6 +113,16 @@ def _script_marks() -> tuple[frozenset[str], frozenset[str]]:
     return simplified, traditional
 
 
+def simplified_only_chars() -> frozenset[str]:
+    """Chars only simplified script uses (their traditional forms all differ), per Unihan: a text with
+    none of them needs no conversion.
+
+    >>> "东" in simplified_only_chars(), "東" in simplified_only_chars(), "里" in simplified_only_chars()
+    (True, False, False)
+    """
+    return _script_marks()[0]
+
+
 def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, ...]:
     """Every traditional form a simplified char may stand for in verse, ``chosen`` (OpenCC's pick) first,
     then by use in Tang verse (forms it never uses, such as 家 → 傢, are not offered).

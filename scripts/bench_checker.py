@@ -35,8 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from poetry import checker  # noqa: E402
 from poetry.checker import check_lines_brief, check_poem  # noqa: E402
+from poetry.checker.analysis import choose_group  # noqa: E402
+from poetry.checker.tables import COMMON_PING, COMMON_ZE, resolve_book, table_for  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 if not CORPUS.exists():
@@ -142,13 +143,13 @@ def run_anthology(show: bool) -> dict:
 
 def _pure_chars(table, tone: str) -> list[str]:
     """Common chars of one tone with no reading of the other tone (rare ones included)."""
-    want = checker._CP if tone == "平" else checker._CZ
+    want = COMMON_PING if tone == "平" else COMMON_ZE
     return [c for c in table.chars_of_tone(tone) if table.entry(c).code == want][:300]
 
 
 def run_planted(sample: int, seed: int) -> dict:
     rng = random.Random(seed)
-    table = checker._table_for(checker._resolve_book("pingshui"))
+    table = table_for(resolve_book("pingshui"))
     pure = {"平": _pure_chars(table, "平"), "仄": _pure_chars(table, "仄")}
     book = table.book
     ping_groups = [g for g in book.groups if g[1] == "平"]
@@ -223,13 +224,13 @@ def _plant_tone(lines, table, pure, rng, tally, missed, examples_missed, false_e
         (i, j)
         for i, rep in enumerate(report.lines)
         for j in range(1, L - 1, 2)
-        if rep.chars[j].status == "ok" and table.entry(lines[i][j]).code & 3 in (checker._CP, checker._CZ)
+        if rep.chars[j].status == "ok" and table.entry(lines[i][j]).code & 3 in (COMMON_PING, COMMON_ZE)
     ]
     if not spots:
         return
     i, j = rng.choice(spots)
     entry = table.entry(lines[i][j])
-    other = "仄" if entry.code & 3 == checker._CP else "平"
+    other = "仄" if entry.code & 3 == COMMON_PING else "平"
     new = rng.choice(pure[other][:150])
     planted = list(lines)
     planted[i] = lines[i][:j] + new + lines[i][j + 1 :]
@@ -248,7 +249,7 @@ def _plant_tone(lines, table, pure, rng, tally, missed, examples_missed, false_e
     others = [e for e in errors if e != (i + 1, j + 1)]
     tally["tone_false"] += len(others)
     if others and len(false_examples) < 12:
-        false_examples.append((planted, i, j, [(v.line, v.pos, v.kind, v.message) for v in r.violations
+        false_examples.append((planted, i, j, [(v.line, v.pos, str(v.kind), v.message) for v in r.violations
                                                if v.severity == "error" and (v.line, v.pos) != (i + 1, j + 1)]))
 
 
@@ -259,18 +260,18 @@ def _plant_rhyme(lines, table, ping_groups, rng, tally, rhyme_missed) -> None:
     # rhyme foot → a 平 char of another group
     i = rng.randrange(1, len(lines), 2)
     groups = table.entry(lines[i][-1]).ping
-    group = checker._choose_group([table.entry(lines[k][-1]) for k in range(1, len(lines), 2)])[0]
+    group = choose_group([table.entry(lines[k][-1]) for k in range(1, len(lines), 2)])[0]
     others = [g for g in ping_groups if g != group and g not in book.neighbours(group or "")]
     g = rng.choice(others)
     cands = [c for c in book.chars_in_group(g)[:60]
-             if table.entry(c).code == checker._CP and not table.entry(c).ping & (groups | {group})]
+             if table.entry(c).code == COMMON_PING and not table.entry(c).ping & (groups | {group})]
     if not cands:
         return
     new = rng.choice(cands)
     planted = list(lines)
     planted[i] = lines[i][:-1] + new
     r = check_poem("，".join(planted) + "。")
-    errors = [(v.line, v.pos, v.kind) for v in r.violations if v.severity == "error"]
+    errors = [(v.line, v.pos, str(v.kind)) for v in r.violations if v.severity == "error"]
     tally["rhyme_total"] += 1
     if (i + 1, L, "rhyme") in errors:
         tally["rhyme_caught"] += 1

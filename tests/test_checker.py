@@ -301,11 +301,27 @@ def test_the_suggestion_table_is_read_only_for_the_full_report():
 
     code = (
         "from poetry import checker\n"
+        "from poetry.checker.suggestions import load_fit_table\n"
         f"checker.check_lines_brief({DENG_GAO.replace('渚清', '渚淺')!r})\n"
-        "assert not checker._FIT_TABLES, 'the batch path read the suggestion table'\n"
+        "assert not load_fit_table.cache_info().currsize, 'the batch path read the suggestion table'\n"
         f"checker.check_poem({DENG_GAO!r})\n"
-        "assert not checker._FIT_TABLES, 'a poem without faults read the suggestion table'\n"
+        "assert not load_fit_table.cache_info().currsize, 'a poem without faults read the suggestion table'\n"
         f"checker.check_poem({DENG_GAO.replace('渚清', '渚淺')!r})\n"
-        "assert len(checker._FIT_TABLES) == 1\n"
+        "assert load_fit_table.cache_info().currsize == 1\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("script", ["hant", "hans"])
+@pytest.mark.parametrize("index", [0, 1, 2, 5])
+def test_a_parsed_poem_is_judged_as_its_text(index, script):
+    from poetry.text import parse_poem
+
+    text = POEMS[index]["text"]
+    if script == "hans":
+        text = to_simplified(text)
+    planted = text.replace(text[1], "淺" if script == "hant" else "浅", 1)
+    for poem in (text, planted):
+        parsed = parse_poem(poem)
+        assert check_poem(parsed) == check_poem(poem)
+        assert check_poem(parsed, hand="山水风月") == check_poem(poem, hand="山水风月")

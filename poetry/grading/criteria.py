@@ -224,7 +224,7 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
     model = _model()
     crit = model["criteria"]
     criteria: dict[str, dict[str, Any]] = {}
-    report = _check(text, hand)  # TODO(lead): pass the ParsedPoem once check_poem takes it
+    report = _check(parsed, hand)
     criteria["體不失"], criteria["平仄和暢"], form_name = _form_criteria(report, lines)
     ct = clean_title(title)
     if ct:

@@ -1,0 +1,123 @@
+"""The two ways in: ``check_poem`` (the full report, with suggestions) and ``check_lines_brief`` (batch).
+
+Both read the poem and run the same rules (analysis.py, regulated.py); only the full report words the
+findings, marks every character and asks for fixes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from poetry.checker.analysis import Analysis
+from poetry.checker.reading import Prepared, hand_chars, prepare
+from poetry.checker.report import CharReport, CheckResult, LineReport, Severity, Violation, mark_of
+from poetry.checker.rules import analyse
+from poetry.checker.suggestions import FixContext, suggest
+from poetry.checker.tables import BookTable, resolve_book, table_for
+from poetry.text import ParsedPoem
+
+
+def check_lines_brief(text: str, rhyme_book: Any = "pingshui") -> dict:
+    """The batch verdict of one poem: {"form", "regulated", "violations": [{"line","pos","kind","severity"}]}.
+
+    Same judgement as check_poem, without the per-character report or suggestions (for jsonl).
+
+    >>> check_lines_brief("床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。")["form"]
+    '五言古絕'
+    """
+    a = brief_analysis(text, table_for(resolve_book(rhyme_book)))
+    return {
+        "form": a.form,
+        "regulated": a.regulated,
+        "violations": [{"line": f.line, "pos": f.pos, "kind": f.kind, "severity": f.severity} for f in a.findings],
+    }
+
+
+def brief_analysis(text: str, table: BookTable) -> Analysis:
+    """The findings of one poem as batch mode needs them: the quick reading, no wording."""
+    _, lines, _, entries, plain = prepare(text, table, fast=True)
+    return analyse(lines, entries, table, detail=False, plain=plain)
+
+
+def check_poem(
+    text_or_parsed: str | ParsedPoem, rhyme_book: Any = "pingshui", hand: Iterable[str] | None = None,
+    hand_only: bool = False,
+) -> CheckResult:
+    """Judge a poem: form, pattern, rhyme, every character's tone and status, faults with fixes.
+
+    ``text_or_parsed`` is the text as typed or a ``poetry.text.ParsedPoem`` already read (not read
+    again); ``rhyme_book`` is a name ("pingshui", "xinyun") or a RhymeBook; ``hand`` the player's
+    tiles, whose characters are suggested first; ``hand_only`` (集字) suggests nothing but the hand's
+    characters. Each fault's suggestions are ranked by how well they fit their neighbours in Tang
+    verse (see ``suggestions.suggest``). Raises MalformedPoemError for text that cannot be read.
+
+    >>> r = check_poem("空山新雨後，天氣晚來秋。明月松間照，清泉石上流。"
+    ...                "竹喧歸浣女，蓮動下漁舟。隨意春芳歇，王孫自可留。")
+    >>> r.form, r.pattern, r.regulated
+    ('五言律詩', '平起首句不入韻', True)
+    """
+    book = resolve_book(rhyme_book)
+    table = table_for(book)
+    poem = prepare(text_or_parsed, table)
+    a = analyse(poem.lines, poem.entries, table, plain=poem.plain)
+    hand_set = hand_chars(hand)
+    return CheckResult(
+        title=poem.title,
+        form=a.form,
+        chars_per_line=a.length,
+        line_count=len(poem.lines),
+        pattern=a.pattern,
+        rhyme_book=book.name,
+        rhyme_group=a.group,
+        regulated=a.regulated,
+        lines=_line_reports(a, poem, hand_set),
+        violations=_violations(a, poem, table, hand_set, hand_only),
+        notes=tuple(a.notes),
+        summary=_summary(a),
+    )
+
+
+def _line_reports(a: Analysis, poem: Prepared, hand_set: set[str] | None) -> tuple[LineReport, ...]:
+    """Every character's report, as typed (simplified stays simplified), with its 搜韻 mark."""
+    reports = []
+    for i, line in enumerate(poem.lines):
+        original = poem.original[i]
+        chars = []
+        for j, c in enumerate(line):
+            e = poem.entries[i][j]
+            status, required = a.statuses[i][j], a.required[i][j]
+            typed = original[j] if j < len(original) else c
+            in_hand = None if hand_set is None else (typed in hand_set or c in hand_set)
+            chars.append(CharReport(typed, c, e.tone, required, status, e.groups, in_hand, mark_of(status, required)))
+        reports.append(LineReport(i + 1, original, tuple(chars), a.rhyme_lines[i]))
+    return tuple(reports)
+
+
+def _violations(a: Analysis, poem: Prepared, table: BookTable, hand_set: set[str] | None,
+                hand_only: bool) -> tuple[Violation, ...]:
+    """The findings as Violations; each fault a char can mend gets its suggestions."""
+    violations = []
+    context = None
+    used = set("".join(poem.lines))
+    for f in a.findings:
+        suggestions: tuple[str, ...] = ()
+        if f.fix and f.severity == Severity.ERROR and not (hand_only and not hand_set):
+            if context is None:
+                context = FixContext(a, poem.lines, poem.entries, table, poem.plain)
+            suggestions = suggest(f.fix, context, hand_set, used, hand_only)
+        violations.append(Violation(f.line, f.pos, f.kind, f.severity, f.message, suggestions))
+    return tuple(violations)
+
+
+def _summary(a: Analysis) -> str:
+    """One Chinese sentence: the form, and 合律 or how many faults."""
+    if a.ancient:
+        return f"此詩為{a.form}，不按近體格律論。"
+    if a.regulated:
+        rescued = any("救" in note or "特拗" in note for note in a.notes)
+        extra = "（有拗救）" if rescued else ""
+        group = f"，押{a.group}" if a.group else ""
+        return f"此詩為{a.form}{('，' + a.pattern) if a.pattern else ''}{group}，合律{extra}。"
+    errors = sum(f.severity == Severity.ERROR for f in a.findings)
+    return f"此詩為{a.form}，有{errors}處不合律。"

@@ -1,0 +1,439 @@
+"""The rules of 近體 (五言/七言 絕句, 律詩, 排律), one function each, for the full report and batch alike.
+
+``analyse_regulated`` finds the rhyme group, whether line 1 rhymes, and each line's key (the tone of
+its 2nd char) by dynamic programming over the lines, then asks every rule of every line:
+
+- ``judge_chain``: 黏 and 對 with the line before;
+- ``judge_positions``: 二四六分明 (the 2nd, 4th, 6th chars), with the 拗 that a 拗救 forgives;
+- ``judge_foot``: the last char: a 韻腳 in the group (出韻, 孤雁入群, 韻腳不統一), or a 仄 ending (撞韻);
+- ``judge_tail``: 一三五不論 except 孤平 (and 孤平拗救), 三平尾, 小拗 saved by the 對句, 三仄尾;
+
+and finally ``demote_to_ancient``: breaks in half the lines or more make the poem 古體.
+
+    >>> from poetry.checker import check_lines_brief
+    >>> check_lines_brief("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。")["regulated"]
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from poetry.checker.analysis import CONFIRM, RHYME, WRONG, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
+from poetry.checker.report import Kind, Severity, Status
+from poetry.checker.tables import ANY_ZE, COMMON_ZE, UNKNOWN, BookTable, Entry, Masks, line_masks
+from poetry.forms import PING, ZE, form_name, line_pattern, opposite, pattern_name
+
+#: The positions 二四(六) must follow (0-based bits), the last char aside.
+_STRICT = {5: 0b01010, 7: 0b0101010}
+
+
+@cache
+def standard_masks(length: int, key: str, end: str) -> tuple[str, int, int]:
+    """(pattern, bits where it wants 平, bits where it wants 仄) of a standard line.
+
+    >>> standard_masks(5, "平", "平")
+    ('平平仄仄平', 19, 12)
+    """
+    std = line_pattern(length, key, end)
+    ping = sum(1 << j for j, t in enumerate(std) if t == PING)
+    return std, ping, ((1 << length) - 1) & ~ping
+
+
+@cache
+def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
+    """((mismatch mask, forgiven mask, pattern) under key 平 and 仄, (cost under 平, cost under 仄)) of a line.
+
+    The 拗 accepted here: 大拗 (4th/6th char 仄 in a 仄仄平平仄 line) when ``rescue`` says the 對句's
+    3rd/5th char is 平; 特拗 平平仄平仄 (4th/6th 平 with the 3rd/5th 仄) in a 平平平仄仄 line.
+    """
+    may_ping, may_ze, common_ping, common_ze = masks
+    third, fourth = 1 << (length - 3), 1 << (length - 2)  # the 五言 core's 3rd and 4th chars
+    strict = _STRICT[length]
+    pair = []
+    cost = []
+    for key in (PING, ZE):
+        pattern, want_ping, want_ze = standard_masks(length, key, end)
+        raw = ((want_ping & ~may_ping) | (want_ze & ~may_ze)) & strict  # wrong by every reading
+        common = ((want_ping & ~common_ping) | (want_ze & ~common_ze)) & strict  # wrong by the common readings
+        forgiven = 0
+        if common & fourth and end == ZE:
+            if want_ping & fourth:  # 大拗
+                if rescue:
+                    forgiven = fourth
+            elif common_ze & third:  # 特拗 (the 3rd/5th char 仄 by a common reading)
+                forgiven = fourth
+        mismatch = raw & ~forgiven
+        pair.append((mismatch, forgiven, pattern))
+        # a fit only by a rare reading costs a little: the pattern is less likely
+        rare = common & ~raw & ~forgiven
+        cost.append(mismatch.bit_count() + (0.4 * rare.bit_count() if rare else 0))
+    return tuple(pair), tuple(cost)
+
+
+def keys_by_chain(costs: list[tuple], masks: list[Masks], length: int) -> list[int]:
+    """Each line's key (0: 平, 1: 仄) by dynamic programming: mismatches plus a penalty where 黏 or 對
+    breaks; at 1.2 × the strict positions one inverted line stays a fault of that line (two breaks
+    cost more), while a whole inverted half (折腰) switches key once."""
+    n = len(costs)
+    penalty = 1.2 * ((length - 1) // 2)
+    # ties go to what line 1's 2nd char says
+    best0 = costs[0][0] + (0 if masks[0][0] & 2 else 0.01)
+    best1 = costs[0][1] + (0 if masks[0][1] & 2 else 0.01)
+    back = []
+    for i in range(1, n):
+        cost = costs[i]
+        if i % 2:  # 對: the key flips
+            same0, same1 = best1, best0
+        else:  # 黏: the key stays
+            same0, same1 = best0, best1
+        alt0, alt1 = same1 + penalty, same0 + penalty
+        if same0 <= alt0:
+            new0, broke0 = same0 + cost[0], 0
+        else:
+            new0, broke0 = alt0 + cost[0], 1
+        if same1 <= alt1:
+            new1, broke1 = same1 + cost[1], 0
+        else:
+            new1, broke1 = alt1 + cost[1], 1
+        back.append((broke0, broke1))
+        best0, best1 = new0, new1
+    state = 0 if best0 <= best1 else 1
+    states = [state] * n
+    for i in range(n - 1, 0, -1):
+        broke = back[i - 1][state]
+        # previous state: what 黏/對 expects from this one, unless this line broke the chain
+        prev = (1 - state if i % 2 else state) if not broke else (state if i % 2 else 1 - state)
+        states[i - 1] = prev
+        state = prev
+    return states
+
+
+@dataclass(slots=True)
+class Verse:
+    """A 近體 poem as the rules see it: the lines, their masks, keys, patterns and endings, the rhyme."""
+
+    lines: list[str]
+    feet: list[Entry]  #: each line's last char
+    masks: list[Masks]
+    length: int  #: chars per line, 5 or 7
+    states: list[int]  #: each line's key: 0 平, 1 仄
+    patterns: list[str]  #: each line's standard pattern by its key and ending
+    mismatch: list[int]  #: per line, bits of the 二四六 positions off its pattern (拗救 forgiven)
+    forgiven: list[int]  #: per line, the bit of a 拗 accepted (大拗 saved by the 對句, 特拗)
+    group: str | None
+    neighbours: frozenset  #: the groups next to ``group`` (鄰韻)
+    strays: str | None  #: the feet out of the group when the feet split evenly, else None
+    broken: set[int]  #: 0-based lines that break a rule
+
+
+def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] | None, feet: list[Entry],
+                      table: BookTable, plain: bool) -> None:
+    """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every rule judged.
+
+    ``feet``: each line's last entry; ``entries`` (every char's) may be None in the batch path; ``plain``:
+    every entry is the table's own (traditional text), so the table's memoised masks serve."""
+    n, length = len(lines), len(lines[0])
+    group, ze = choose_group(feet[1::2], feet[0])
+    a.group = group
+    if ze:
+        _rhymes_in_ze(a, n, length)
+        return
+    first_rhymes = _first_line_rhymes(feet[0], group)
+    if plain:
+        masks = [table.masks(line) for line in lines]  # traditional text: memoised by tone codes
+    else:
+        masks = [line_masks(row) for row in entries]  # simplified text: merged readings
+    third = 1 << (length - 3)
+    ends, pairs, costs = [], [], []
+    for i in range(n):
+        end = PING if (i % 2 or (i == 0 and first_rhymes)) else ZE
+        # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平
+        rescue = i % 2 == 0 and i + 1 < n and bool(masks[i + 1].common_ping & third)
+        pair, cost = line_costs(length, masks[i], end, rescue)
+        ends.append(end)
+        pairs.append(pair)
+        costs.append(cost)
+    states = keys_by_chain(costs, masks, length)
+    # each line's (mismatch, forgiven, pattern) under its key
+    mismatch, forgiven, patterns = zip(*[pair[state] for pair, state in zip(pairs, states)])
+    verse = Verse(
+        lines, feet, masks, length, states, list(patterns), list(mismatch), list(forgiven), group,
+        table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
+    )  # fmt: skip
+    a.form = form_name(length, n)
+    a.pattern = pattern_name(PING if states[0] == 0 else ZE, first_rhymes)
+    # Each rule over every line; the findings are sorted by place afterwards, and a line's
+    # rules never find at the same place, so the order of the rules is the order of the lines.
+    chain_ok = judge_chain(a, verse)
+    if a.detail:
+        _mark_required(a, verse, entries, chain_ok)
+    inverted = judge_positions(a, verse, chain_ok)
+    judge_foot(a, verse)
+    judge_tail(a, verse, inverted)
+    if verse.broken and len(verse.broken) * 2 >= n:
+        demote_to_ancient(a, verse)
+
+
+def _rhymes_in_ze(a: Analysis, n: int, length: int) -> None:
+    """仄韻: a 古體 poem, not a 近體 one; the even feet are its rhymes."""
+    a.form = form_name(length, n, ancient=True)
+    a.ancient = True
+    a.notes.append("押仄聲韻，屬古體，不按近體平仄論。")
+    for i in range(1, n, 2):
+        a.rhyme_lines[i] = True
+        a.statuses[i][-1] = Status.RHYME
+
+
+def _first_line_rhymes(first: Entry, group: str | None) -> bool:
+    """Whether line 1 rhymes (首句入韻): its foot in the group, or a 平 it cannot avoid (a neighbour:
+    孤雁入群). A foot read 仄 commonly and 平 in the group only by a rare reading (不 in 尤) does not."""
+    return (
+        not (first.code & ANY_ZE)
+        or group is not None
+        and (group in first.common_ping or (group in first.ping and not first.code & COMMON_ZE))
+    )
+
+
+def _strays(lines: list[str], feet: list[Entry], ends: list[str], group: str | None) -> str | None:
+    """Feet split evenly between groups (紅豆生南國 with one foot changed): no telling which is wrong,
+    so each foot of the chosen group is flagged too, naming the feet out of it (『…』、『…』)."""
+    feet_lines = [i for i, end in enumerate(ends) if end == PING]
+    in_group = [i for i in feet_lines if group is not None and group in feet[i].ping]
+    if len(feet_lines) >= 2 and 0 < len(in_group) * 2 <= len(feet_lines):
+        return "、".join(f"『{lines[i][-1]}』" for i in feet_lines if i not in in_group)
+    return None
+
+
+def judge_chain(a: Analysis, v: Verse) -> list[bool]:
+    """黏 and 對: a couplet's 對句 opposes its 出句's key, the next 出句 repeats the key before it.
+    Per line, False (and a fault at its 2nd char, no longer a 二四六 one) where it breaks the chain."""
+    states, lines = v.states, v.lines
+    chain_ok = [True] * len(lines)
+    for i in range(1, len(lines)):
+        if states[i] == ((1 - states[i - 1]) if i % 2 else states[i - 1]):
+            continue
+        chain_ok[i] = False
+        v.broken.add(i)
+        v.mismatch[i] &= ~2
+        ln = i + 1
+        word, kind, rel = ("失對", Kind.OPPOSITION, "相對") if i % 2 else ("失黏", Kind.ADHESION, "相黏")
+        # no single-char fix: the whole line must follow the other pattern
+        message = (
+            f"{word}：第{cn_numeral(ln)}句第二字『{lines[i][1]}』應與第{cn_numeral(i)}句第二字『{lines[i - 1][1]}』"
+            f"{rel}，全句宜依「{line_pattern(v.length, PING if states[i] else ZE, v.patterns[i][-1])}」。"
+            if a.detail else ""
+        )
+        a.error(ln, 2, kind, message)
+    return chain_ok
+
+
+def _mark_required(a: Analysis, v: Verse, entries: list[list[Entry]], chain_ok: list[bool]) -> None:
+    """The statuses of the 二四六 positions by each line's pattern (the full report only)."""
+    for i, std in enumerate(v.patterns):
+        statuses, required, row = a.statuses[i], a.required[i], entries[i]
+        for j in range(1, v.length - 1, 2):
+            required[j] = std[j]
+            statuses[j] = fits(row[j].code, std[j])
+        if not chain_ok[i]:
+            statuses[1] = Status.WRONG
+            required[1] = opposite(std[1])
+
+
+def judge_positions(a: Analysis, v: Verse, chain_ok: list[bool]) -> list[bool]:
+    """二四六分明: each 2nd/4th/6th char of the wrong tone is a fault; a line whose every one is inverted
+    (the other key) is a 黏/對 fault of that line instead. Per line, True for such an inverted line."""
+    length, strict = v.length, _STRICT[v.length]
+    inverted = [False] * len(v.lines)
+    for i, mismatch in enumerate(v.mismatch):
+        if not mismatch:
+            continue
+        v.broken.add(i)
+        line, ln, std, statuses = v.lines[i], i + 1, v.patterns[i], a.statuses[i]
+        if chain_ok[i] and mismatch == strict:
+            # the whole line has the other key: a 黏/對 fault of this line
+            inverted[i] = True
+            kind = Kind.OPPOSITION if i % 2 or i == 0 else Kind.ADHESION
+            word = "失對" if kind == Kind.OPPOSITION else "失黏"
+            six = "六" if length == 7 else ""
+            message = f"{word}：第{cn_numeral(ln)}句二四{six}字平仄與格律全反（應為{std}）。" if a.detail else ""
+            a.error(ln, 2, kind, message)
+            for j in range(1, length - 1, 2):
+                statuses[j] = Status.WRONG
+            continue
+        for j in range(1, length - 1, 2):
+            if mismatch >> j & 1:
+                statuses[j] = Status.WRONG
+                need = std[j]
+                message = f"{where(ln, j + 1)}『{line[j]}』應{need}而{opposite(need)}。" if a.detail else ""
+                a.error(ln, j + 1, Kind.TONE, message, Fix(i, j, need))
+    return inverted
+
+
+def judge_foot(a: Analysis, v: Verse) -> None:
+    """Each line's last char: a rhyme foot in the poem's group (平 ending), or a 仄 ending that is no rhyme."""
+    last, group, feet = v.length - 1, v.group, v.feet
+    for i, std in enumerate(v.patterns):
+        foot = feet[i]
+        if std[-1] == ZE:
+            a.required[i][last] = ZE
+            status = a.statuses[i][last] = fits(foot.code, ZE)
+            if status is WRONG or group and group in foot.ping:
+                _ze_ending(a, v, i, status)
+        else:
+            a.required[i][last] = PING
+            a.rhyme_lines[i] = True
+            if group is not None and group in foot.ping and v.strays is None:  # the foot rhymes
+                a.statuses[i][last] = RHYME if group in foot.common_ping else CONFIRM
+            else:
+                _rhyme_foot(a, v, i)
+
+
+def _ze_ending(a: Analysis, v: Verse, i: int, status: Status) -> None:
+    """A line that does not rhyme ends in 仄; a foot that may be read in the rhyme group is 撞韻."""
+    length, line, ln, foot, group = v.length, v.lines[i], i + 1, v.feet[i], v.group
+    if status is WRONG:
+        v.broken.add(i)
+        clash = "，又與韻腳同韻（撞韻）" if group and group in foot.ping else ""
+        message = f"{where(ln, length)}『{line[-1]}』應仄而平{clash}：不入韻的句子以仄聲收尾。" if a.detail else ""
+        a.error(ln, length, Kind.TONE, message, Fix(i, length - 1, ZE))
+    elif group and group in foot.ping:  # 撞韻
+        message = f"撞韻：{where(ln, length)}『{line[-1]}』可讀入{group}，與韻腳同韻。" if a.detail else ""
+        a.remark(ln, length, Kind.RHYME, message)
+
+
+def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
+    """A rhyme foot: in the poem's group, else 出韻 (line 1 may borrow a neighbour: 孤雁入群); feet
+    split evenly between groups are each 韻腳不統一."""
+    length, line, ln, foot, group = v.length, v.lines[i], i + 1, v.feet[i], v.group
+    last = length - 1
+    statuses = a.statuses[i]
+    if group is not None and group in foot.ping:
+        statuses[last] = RHYME if group in foot.common_ping else CONFIRM
+        if v.strays is not None:  # 韻腳不統一
+            statuses[last] = Status.RHYME_WRONG
+            message = (
+                f"韻腳不統一：{where(ln, length)}『{line[-1]}』屬{group}，與{v.strays}不同韻，須改其一。"
+                if a.detail else ""
+            )
+            a.error(ln, length, Kind.RHYME, message, Fix(i, last, "rhyme"))
+    elif foot.code & UNKNOWN:
+        statuses[last] = Status.UNKNOWN
+    elif i == 0 and foot.ping & v.neighbours:  # 孤雁入群
+        statuses[last] = Status.RHYME
+        a.remark(ln, length, Kind.RHYME, f"首句韻腳『{line[-1]}』屬鄰韻（孤雁入群），可用。" if a.detail else "")
+    else:  # 出韻
+        statuses[last] = Status.RHYME_WRONG
+        near = "（鄰韻，近體不通押）" if foot.ping & v.neighbours else ""
+        message = (
+            f"出韻：{where(ln, length)}韻腳『{line[-1]}』屬{'、'.join(foot.groups) or '未知韻'}{near}，"
+            f"不在{group or '本韻'}。"
+            if a.detail else ""
+        )
+        a.error(ln, length, Kind.RHYME, message, Fix(i, last, "rhyme"))
+
+
+def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
+    """拗救 and 一三五不論: the 拗 a 對句 or a 特拗 forgives; free chars, except where one makes 孤平
+    (孤平拗救 noted) or 三平尾; 小拗 saved by the 對句 and 三仄尾 noted. An inverted line has no tail rule."""
+    third = v.length - 3
+    tail_bits = 0b111 << third
+    for i, std in enumerate(v.patterns):
+        forgiven = v.forgiven[i]
+        if forgiven:
+            _note_forgiven(a, v, i, std)
+        if inverted[i]:
+            continue
+        tail = std[third:]
+        if tail == "仄平平":
+            if not v.masks[i].common_ze & tail_bits:
+                # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
+                _fault_at(a, v, i, third, ZE, Kind.TRIPLE_PING_TAIL,
+                          f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平，"
+                          f"第{cn_numeral(third + 1)}字宜仄。")
+        elif tail == "仄仄平":
+            if not v.mismatch[i]:
+                _lone_ping(a, v, i)
+        elif tail == "平平仄":
+            # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
+            if not v.masks[i].common_ping & (1 << third) and not forgiven and i % 2 == 0:
+                _small_ao(a, v, i)
+        elif not v.masks[i].common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
+            message = (
+                f"三仄尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆仄，可用，聲調稍促。"
+                if a.detail else ""
+            )
+            a.remark(i + 1, third + 1, Kind.TRIPLE_ZE_TAIL, message)
+
+
+def _note_forgiven(a: Analysis, v: Verse, i: int, std: str) -> None:
+    """大拗 saved by the 對句, or 特拗: the 4th (七言 6th) char is 拗 but accepted."""
+    length, line = v.length, v.lines[i]
+    third, fourth = length - 3, length - 2
+    a.statuses[i][fourth] = Status.RESCUED
+    if std[fourth] == PING:
+        a.notes.append(
+            f"第{cn_numeral(i + 1)}句大拗（第{cn_numeral(fourth + 1)}字『{line[fourth]}』仄），"
+            f"對句第{cn_numeral(third + 1)}字『{v.lines[i + 1][third]}』平聲相救。"
+        )
+    else:
+        shape = "平平仄平仄" if length == 5 else "仄仄平平仄平仄"
+        a.notes.append(f"第{cn_numeral(i + 1)}句特拗（{line}：{shape}），可用。")
+
+
+def _small_ao(a: Analysis, v: Verse, i: int) -> None:
+    """小拗 in a 出句 (its 3rd/七言 5th char 仄), saved when the 對句's char there is 平."""
+    third = v.length - 3
+    if i + 1 < len(v.lines) and v.masks[i + 1].common_ping & (1 << third):
+        a.statuses[i][third] = Status.RESCUED
+        a.notes.append(f"第{cn_numeral(i + 1)}句小拗（第{cn_numeral(third + 1)}字『{v.lines[i][third]}』仄），"
+                       f"對句第{cn_numeral(third + 1)}字『{v.lines[i + 1][third]}』平聲相救。")
+
+
+def _lone_ping(a: Analysis, v: Verse, i: int) -> None:
+    """孤平: a 平平仄仄平 line left with one 平 besides its rhyme; 孤平拗救 when the 3rd (七言 5th)
+    char 平 saves it."""
+    length, line, common_ping = v.length, v.lines[i], v.masks[i].common_ping
+    lone, third = length - 5, length - 3  # 五言 1st char, 七言 3rd; the 五言 core's 3rd
+    body = common_ping & ~(1 << (length - 1))
+    if body.bit_count() <= 1:
+        _fault_at(a, v, i, lone, PING, Kind.LONE_PING,
+                  f"犯孤平：第{cn_numeral(i + 1)}句除韻腳外只有一個平聲字，"
+                  f"第{cn_numeral(lone + 1)}字『{line[lone]}』宜平（或第{cn_numeral(third + 1)}字用平聲相救）。")
+    elif not common_ping >> lone & 1 and common_ping & (1 << third) and (body & ~(1 << third)).bit_count() <= 1:
+        a.statuses[i][lone] = Status.RESCUED
+        a.notes.append(f"第{cn_numeral(i + 1)}句孤平拗救：第{cn_numeral(lone + 1)}字『{line[lone]}』仄，"
+                       f"第{cn_numeral(third + 1)}字『{line[third]}』平聲自救。")
+
+
+def _fault_at(a: Analysis, v: Verse, i: int, j: int, need: str, kind: Kind, message: str) -> None:
+    """A free position that breaks a rule of the line: marked, required, a fault that a char can mend."""
+    a.statuses[i][j] = Status.WRONG
+    a.required[i][j] = need
+    v.broken.add(i)
+    a.error(i + 1, j + 1, kind, message if a.detail else "", Fix(i, j, need))
+
+
+def demote_to_ancient(a: Analysis, v: Verse) -> None:
+    """Heavy breaks (half the lines or more): a 古絕/古詩, not a failed 律詩; only the rhyme
+    observations stay, as notes."""
+    n = len(v.lines)
+    a.ancient = True
+    a.form = form_name(v.length, n, ancient=True)
+    a.pattern = None
+    listed = "、".join(cn_numeral(i + 1) for i in sorted(v.broken))
+    a.notes.insert(0, f"第{listed}句不合律（{len(v.broken)}/{n} 句），屬古體，不按近體論。")
+    a.findings = [
+        Finding(f.line, f.pos, f.kind, Severity.NOTE, f.message)
+        for f in a.findings
+        if f.kind == Kind.RHYME and f.severity == Severity.ERROR
+    ]
+    for i in range(n):
+        statuses = a.statuses[i]
+        for j in range(v.length):
+            if statuses[j] in (Status.OK, Status.WRONG, Status.RESCUED, Status.CONFIRM):
+                statuses[j] = Status.FREE
+            a.required[i][j] = None
+        if statuses[-1] == Status.RHYME_WRONG:
+            statuses[-1] = Status.RHYME

@@ -1,0 +1,175 @@
+"""What the checker reports: per-character statuses, faults, the whole result, and its text form.
+
+The vocabularies are ``StrEnum`` members, so they compare, hash, print and serialise as their values
+(``Status.OK == "ok"``, ``json.dumps`` writes ``"ok"``):
+
+    >>> Status.RESCUED == "rescued", f"{Kind.LONE_PING}", MARKS[Status.FREE]
+    (True, 'lone_ping', '◎')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from poetry.forms import PING
+
+
+class Status(StrEnum):
+    """How one character fares at its position (``CharReport.status``)."""
+
+    OK = "ok"  #: the required tone
+    FREE = "free"  #: a free position (一三五不論), or any position of a 古體 poem
+    WRONG = "wrong"  #: the other tone
+    RESCUED = "rescued"  #: 拗 accepted by a 拗救
+    RHYME = "rhyme"  #: a rhyme foot in the poem's group
+    RHYME_WRONG = "rhyme_wrong"  #: a rhyme foot out of it (出韻)
+    UNKNOWN = "unknown"  #: not in the rhyme book
+    CONFIRM = "confirm"  #: fits only by a rare reading (自校)
+
+
+class Kind(StrEnum):
+    """What a fault or remark is about (``Violation.kind``)."""
+
+    TONE = "tone"  #: a 二四六 position or a line's last char of the wrong tone
+    RHYME = "rhyme"  #: 出韻, 韻腳不統一, 孤雁入群, 撞韻
+    LONE_PING = "lone_ping"  #: 孤平
+    TRIPLE_PING_TAIL = "triple_ping_tail"  #: 三平尾
+    TRIPLE_ZE_TAIL = "triple_ze_tail"  #: 三仄尾 (a remark)
+    ADHESION = "adhesion"  #: 失黏
+    OPPOSITION = "opposition"  #: 失對
+    REPEATED_CHAR = "repeated_char"  #: 重字
+    UNKNOWN_CHAR = "unknown_char"  #: a char the rhyme book does not have
+
+
+class Severity(StrEnum):
+    """A fault breaks the rules; a note is only remarked on."""
+
+    ERROR = "error"
+    NOTE = "note"
+
+
+STATUSES = tuple(s.value for s in Status)
+KINDS = tuple(k.value for k in Kind)
+#: Legend of ``CharReport.mark`` by status (ok depends on the required tone).
+MARKS = {
+    "ok平": "〇",
+    "ok仄": "●",
+    "free": "◎",
+    "wrong": "⊗",
+    "rescued": "△",
+    "rhyme": "□",
+    "rhyme_wrong": "✕",
+    "confirm": "◇",
+    "unknown": "？",
+}
+LEGEND = (
+    "圖例：〇 平（合） ● 仄（合） ◎ 可平可仄（一三五不論） ⊗ 不合 △ 拗而有救 □ 韻腳 ✕ 出韻 "
+    "◇ 僻讀待自校 ？ 韻書未收"
+)
+
+
+def mark_of(status: str, required: str | None) -> str:
+    """The 搜韻 mark of a status: 〇 or ● for ok by the required tone, else MARKS[status].
+
+    >>> mark_of("ok", "仄"), mark_of("rescued", "平")
+    ('●', '△')
+    """
+    if status == Status.OK:
+        return MARKS["ok平"] if required == PING else MARKS["ok仄"]
+    return MARKS[status]
+
+
+@dataclass(frozen=True)
+class CharReport:
+    """One character: its tone, what its position requires and how it fares.
+
+    ``status``: ok · free (一三五不論) · wrong · rescued (拗 saved by 拗救) · rhyme · rhyme_wrong ·
+    unknown (not in the book) · confirm (fits only by a rare reading: 自校).
+    """
+
+    char: str  #: as typed (simplified input stays simplified)
+    lookup: str  #: the traditional form looked up
+    tone: str  #: "平" "仄" "可平可仄" "?"
+    required: str | None  #: "平" / "仄", None where the position is free
+    status: Status
+    groups: tuple[str, ...]  #: rhyme groups of its readings, common first
+    in_hand: bool | None  #: None when no hand was given
+    mark: str  #: 〇 ● ◎ ⊗ △ □ ✕ ◇ ？ (see the package docstring)
+
+
+@dataclass(frozen=True)
+class LineReport:
+    """One line of verse (1-based ``number``)."""
+
+    number: int
+    text: str
+    chars: tuple[CharReport, ...]
+    rhyme_foot: bool  #: the line must rhyme (even lines; line 1 when the pattern says 首句入韻)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A fault (severity "error") or a remark (severity "note") at line/pos, 1-based; pos 0 = whole line."""
+
+    line: int
+    pos: int
+    kind: Kind  #: tone rhyme lone_ping triple_ping_tail triple_ze_tail adhesion opposition repeated_char unknown_char
+    severity: Severity  #: "error" | "note"
+    message: str  #: Chinese, e.g. 「第三句第四字『山』應仄而平」
+    suggestions: tuple[str, ...] = ()  #: ≤ 8 chars of the right tone (or rhyme), best fit first, the hand's first
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The whole judgement of one poem."""
+
+    title: str | None
+    form: str  #: 七言律詩 五言絕句 五言排律 七言古詩 五言古絕 六言絕句 四言詩 雜言 …
+    chars_per_line: int | None  #: None for 雜言
+    line_count: int
+    pattern: str | None  #: 仄起首句入韻 …, None for forms without one
+    rhyme_book: str
+    rhyme_group: str | None  #: e.g. 下平七陽
+    regulated: bool  #: 合律 (after accepted 拗救)
+    lines: tuple[LineReport, ...]
+    violations: tuple[Violation, ...]
+    notes: tuple[str, ...]  #: soft observations: 拗救 found, why the poem is 古體 …
+    summary: str  #: one Chinese sentence
+
+
+def format_report(result: CheckResult) -> str:
+    """The report as text: each line with its 搜韻 marks under it, then the faults and notes in Chinese.
+
+    >>> from poetry.checker import check_poem
+    >>> print(format_report(check_poem("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。")).splitlines()[1])
+    白日依山盡
+    """
+    head = [result.form]
+    if result.pattern:
+        head.append(result.pattern)
+    if result.rhyme_group:
+        head.append(f"押{result.rhyme_group}")
+    head.append("合律" if result.regulated else ("古體" if "古" in result.form or result.form == "雜言" else "不合律"))
+    title = f"《{result.title}》 " if result.title else ""
+    out = [title + " · ".join(head)]
+    for line in result.lines:
+        out.append(line.text)
+        out.append("".join(c.mark for c in line.chars))
+    errors = [v for v in result.violations if v.severity == Severity.ERROR]
+    remarks = [v for v in result.violations if v.severity == Severity.NOTE]
+    if errors:
+        out.append("")
+        out.append("不合之處：")
+        for v in errors:
+            fix = f"　可改用：{' '.join(v.suggestions)}" if v.suggestions else ""
+            out.append(f"  {v.message}{fix}")
+    if remarks or result.notes:
+        out.append("")
+        out.append("附註：")
+        out.extend(f"  {v.message}" for v in remarks)
+        out.extend(f"  {note}" for note in result.notes)
+    out.append("")
+    out.append(result.summary)
+    out.append(LEGEND)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,204 @@
+"""``analyse``: find the form and ask its rules; the rules of 六言, 四言 and 古體, and of every form.
+
+五言/七言 poems of a 近體 shape go to regulated.py; 六言 and 四言 are judged here, 古體 and 雜言 by
+their rhyme only; then 重字 and chars the rhyme book lacks, whatever the form.
+
+    >>> from poetry.checker.reading import prepare
+    >>> from poetry.checker.tables import resolve_book, table_for
+    >>> table = table_for(resolve_book("pingshui"))
+    >>> poem = prepare("關關雎鳩，在河之洲。窈窕淑女，君子好逑。", table)
+    >>> a = analyse(poem.lines, poem.entries, table, plain=poem.plain)
+    >>> a.form, a.group, a.ancient
+    ('四言詩', '下平十一尤', False)
+"""
+
+from __future__ import annotations
+
+from poetry.checker.analysis import Analysis, Fix, choose_group, cn_numeral, fits, where
+from poetry.checker.regulated import analyse_regulated
+from poetry.checker.report import Kind, Status
+from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
+from poetry.forms import PING, ZE, form_name, is_regulated_shape, line_pattern
+
+
+def _length_of(lines: list[str]) -> int | None:
+    """Chars per line, None when lines differ (雜言)."""
+    length = len(lines[0])
+    for line in lines:
+        if len(line) != length:
+            return None
+    return length
+
+
+def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTable, detail: bool = True,
+            plain: bool = False) -> Analysis:
+    """Judge a poem given its lines and their per-char entries (``detail``: word the findings and fill
+    every char's status; ``plain``: each entry is the table's own entry of the char written, as for
+    traditional text; entries None: plain, every char already in the table, rows built only where needed)."""
+    unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint("".join(lines))
+    a = Analysis(lines, detail)
+    n = len(lines)
+    length = a.length = _length_of(lines)
+    regular = is_regulated_shape(length, n)
+    if entries is None:
+        known = table.entries
+        if regular and not unknown:
+            feet = [known[s[-1]] for s in lines]  # the batch path reads only the feet
+        else:
+            entries = [[known[c] for c in s] for s in lines]
+    if entries is not None:
+        feet = [row[-1] for row in entries]
+    if regular:
+        analyse_regulated(a, lines, entries, feet, table, plain)
+    elif length == 6 and n % 2 == 0:
+        a.form = form_name(6, n)
+        _analyse_six(a, lines, entries)
+    elif length == 4:
+        a.form = form_name(4, n)
+        _analyse_four(a, lines, entries, table)
+    else:
+        _analyse_ancient(a, lines, entries)
+    _repeated_chars(a, lines)
+    if plain:
+        if unknown:
+            _unknown_chars(a, lines, entries)
+    elif any(e.code & UNKNOWN for row in entries for e in row):
+        _unknown_chars(a, lines, entries)
+    a.regulated = not a.ancient and not a.has_errors()
+    if len(a.findings) > 1:
+        a.findings.sort(key=lambda f: (f.line, f.pos))
+    return a
+
+
+def _analyse_ancient(a: Analysis, lines: list[str], entries: list[list[Entry]]) -> None:
+    """古體 and 雜言: not a 近體 shape, so only the rhyme is read."""
+    n, length = len(lines), a.length
+    a.ancient = True
+    if length in (5, 7):
+        a.form = form_name(length, n)
+        a.notes.append(f"{n}句，不合近體句數（絕句四句、律詩八句、排律十句以上雙數），按古體論。")
+    else:
+        a.form = form_name(length if length in (5, 6, 7) else None, n)
+        a.notes.append("句子長短不一，屬雜言，不論平仄。" if length is None else f"{a.form}不論近體平仄。")
+    rhyme_ancient(a, lines, [row[-1] for row in entries])
+
+
+def rhyme_ancient(a: Analysis, lines: list[str], feet: list[Entry]) -> None:
+    """古體: mark the even-line feet; name the group when they share one (換韻 is allowed)."""
+    group, ze = choose_group(feet[1::2])
+    a.group = group
+    for i in range(1, len(lines), 2):
+        a.rhyme_lines[i] = True
+        a.statuses[i][-1] = Status.RHYME
+    if ze:
+        a.notes.append("押仄聲韻。")
+
+
+def _unknown_chars(a: Analysis, lines: list[str], entries: list[list[Entry]]) -> None:
+    """A char the rhyme book lacks: marked ？, and a note asks the poet to check it (自校)."""
+    for i, row in enumerate(entries):
+        for j, e in enumerate(row):
+            if e.code & UNKNOWN:
+                a.statuses[i][j] = Status.UNKNOWN
+                message = f"{where(i + 1, j + 1)}『{lines[i][j]}』不在韻書中，平仄未定，請自校。" if a.detail else ""
+                a.remark(i + 1, j + 1, Kind.UNKNOWN_CHAR, message)
+
+
+def _repeated_chars(a: Analysis, lines: list[str]) -> None:
+    """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷): each later use is noted
+    with the place of the first."""
+    seen: set[str] = set()
+    add = seen.add
+    repeated: dict[str, None] = {}
+    for c in "".join(lines):
+        if c in seen:
+            repeated[c] = None
+        else:
+            add(c)
+    if not repeated:
+        return
+    first: dict[str, tuple[int, int]] = {}
+    for i, line in enumerate(lines):
+        for j, c in enumerate(line):
+            if c not in repeated or (j and line[j - 1] == c) or (j + 1 < len(line) and line[j + 1] == c):
+                continue  # used once, or a 疊字
+            if c not in first:
+                first[c] = (i, j)
+                continue
+            fi, fj = first[c]
+            message = f"重字：『{c}』已見於{where(fi + 1, fj + 1)}。" if a.detail else ""
+            a.remark(i + 1, j + 1, Kind.REPEATED_CHAR, message)
+
+
+def _analyse_six(a: Analysis, lines: list[str], entries: list[list[Entry]]) -> None:
+    """六言: 2/4/6 alternate, so a line's key follows its ending (平平仄仄平平 / 仄仄平平仄仄)."""
+    n = len(lines)
+    group, ze = choose_group([row[-1] for row in entries[1::2]])
+    a.group = group
+    if ze:
+        a.ancient = True
+        a.notes.append("押仄聲韻，不按六言律句論。")
+        return
+    first_rhymes = group is not None and group in entries[0][-1].ping
+    a.pattern = "首句入韻" if first_rhymes else "首句不入韻"
+    for i in range(n):
+        end = PING if (i % 2 or (i == 0 and first_rhymes)) else ZE
+        std = line_pattern(6, end, end)
+        line = lines[i]
+        ln = i + 1
+        for j in (1, 3):
+            a.required[i][j] = std[j]
+            s = a.statuses[i][j] = fits(entries[i][j].code, std[j])
+            if s == Status.WRONG:
+                message = f"{where(ln, j + 1)}『{line[j]}』應{std[j]}（六言二四六平仄相間）。"
+                a.error(ln, j + 1, Kind.TONE, message, Fix(i, j, std[j]))
+        _six_foot(a, i, line, entries[i][-1], end, group)
+
+
+def _six_foot(a: Analysis, i: int, line: str, last: Entry, end: str, group: str | None) -> None:
+    """六言's last char: a rhyme foot in the group, or a 仄 ending."""
+    ln = i + 1
+    a.required[i][5] = end
+    if end == PING:
+        a.rhyme_lines[i] = True
+        if group and group in last.ping:
+            a.statuses[i][5] = Status.RHYME
+        else:
+            a.statuses[i][5] = Status.RHYME_WRONG
+            message = f"出韻：{where(ln, 6)}韻腳『{line[-1]}』不在{group or '本韻'}。"
+            a.error(ln, 6, Kind.RHYME, message, Fix(i, 5, "rhyme"))
+    else:
+        s = a.statuses[i][5] = fits(last.code, ZE)
+        if s == Status.WRONG:
+            a.error(ln, 6, Kind.TONE, f"{where(ln, 6)}『{line[-1]}』應仄而平。", Fix(i, 5, ZE))
+
+
+def _analyse_four(a: Analysis, lines: list[str], entries: list[list[Entry]], table: BookTable) -> None:
+    """四言: the even lines rhyme (平 or 仄, one group or neighbours); tone advice only."""
+    feet = [row[-1] for row in entries[1::2]]
+    group, ze = choose_group(feet)
+    if ze:
+        votes: dict[str, int] = {}
+        for e in feet:
+            for g in e.groups:
+                votes[g] = votes.get(g, 0) + 1
+        group = max(votes, key=votes.get) if votes else None
+    a.group = group
+    ok_groups = {group} | set(table.book.neighbours(group)) if group else set()
+    for i, line in enumerate(lines):
+        second, fourth = entries[i][1].code & COMMON, entries[i][3].code & COMMON
+        if second == fourth and second in (COMMON_PING, COMMON_ZE):
+            # 四言 alternates its 2nd and 4th chars (關關雎鳩)
+            tone = "平" if second == COMMON_PING else "仄"
+            a.notes.append(f"第{cn_numeral(i + 1)}句第二、四字同為{tone}聲，四言宜平仄相間（如「關關雎鳩」）。")
+        if i % 2:
+            a.rhyme_lines[i] = True
+            last = entries[i][-1]
+            if group and set(last.groups) & ok_groups:
+                a.statuses[i][-1] = Status.RHYME
+            elif last.code & UNKNOWN:
+                a.statuses[i][-1] = Status.UNKNOWN
+            else:
+                a.statuses[i][-1] = Status.RHYME_WRONG
+                message = f"出韻：第{cn_numeral(i + 1)}句韻腳『{line[-1]}』不在{group or '本韻'}。"
+                a.error(i + 1, len(line), Kind.RHYME, message, Fix(i, len(line) - 1, "rhyme"))

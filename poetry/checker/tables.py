@@ -1,0 +1,178 @@
+"""Per-character tone codes, one table per rhyme book, so the rules work on small integers.
+
+A character's ``code`` is a bitmask of its readings: a common 平 (1), a common 仄 (2), a rare 平 (4), a
+rare 仄 (8), or not in the book at all (16: unknown or guessed from Mandarin, fits anything, marked ？).
+A line becomes four bitmasks (may be 平, may be 仄, commonly 平, commonly 仄), one bit per position:
+
+    >>> table = table_for(resolve_book("pingshui"))
+    >>> table.entry("東").code == COMMON_PING, table.entry("看").code == COMMON_PING | COMMON_ZE
+    (True, True)
+    >>> table.masks("白日依山盡")
+    Masks(may_ping=12, may_ze=19, common_ping=12, common_ze=19)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NamedTuple
+
+from poetry.forms import PING
+
+COMMON_PING, COMMON_ZE, RARE_PING, RARE_ZE, UNKNOWN = 1, 2, 4, 8, 16
+#: A char that may be read 平 (by any reading, or unknown), or 仄.
+ANY_PING = COMMON_PING | RARE_PING | UNKNOWN
+ANY_ZE = COMMON_ZE | RARE_ZE | UNKNOWN
+#: The common readings of a char (the low two bits), and the rare ones.
+COMMON = COMMON_PING | COMMON_ZE
+RARE = RARE_PING | RARE_ZE
+
+
+class Entry:
+    """What the checker needs of one character, computed once per book."""
+
+    __slots__ = ("code", "tone", "groups", "ping", "common_ping", "lookup")
+
+    def __init__(self, code: int, tone: str, groups: tuple, ping: frozenset, common_ping: frozenset, lookup: str):
+        self.code = code  #: tone code (the bits above)
+        self.tone = tone  #: "平" "仄" "可平可仄" "?", as the book says
+        self.groups = groups  #: all groups, common first
+        self.ping = ping  #: 平聲 groups of any reading
+        self.common_ping = common_ping  #: 平聲 groups of common readings
+        self.lookup = lookup  #: the char looked up
+
+
+class Masks(NamedTuple):
+    """Bitmasks of a line, bit j for char j: unknown chars may be both and count as common both ways."""
+
+    may_ping: int
+    may_ze: int
+    common_ping: int
+    common_ze: int
+
+
+def line_masks(row: list[Entry]) -> Masks:
+    """The Masks of a line from its chars' entries.
+
+    >>> book = table_for(resolve_book("pingshui"))
+    >>> line_masks([book.entry(c) for c in "不盡長江"]) == book.masks("不盡長江")
+    True
+    """
+    may_ping = may_ze = common_ping = common_ze = 0
+    bit = 1
+    for e in row:
+        code = e.code
+        if code & ANY_PING:
+            may_ping |= bit
+            if code & (COMMON_PING | UNKNOWN):
+                common_ping |= bit
+        if code & ANY_ZE:
+            may_ze |= bit
+            if code & (COMMON_ZE | UNKNOWN):
+                common_ze |= bit
+        bit <<= 1
+    return Masks(may_ping, may_ze, common_ping, common_ze)
+
+
+def _entry_of(info) -> Entry:
+    """The Entry of a book's CharInfo."""
+    tone = info.tone.value
+    if info.guessed or not info.readings:
+        return Entry(UNKNOWN, tone, (), frozenset(), frozenset(), info.char)
+    code = 0
+    ping: set[str] = set()
+    common_ping: set[str] = set()
+    for r in info.readings:
+        is_ping = r.tone.value == PING
+        if r.common:
+            code |= COMMON_PING if is_ping else COMMON_ZE
+        else:
+            code |= RARE_PING if is_ping else RARE_ZE
+        if is_ping:
+            ping.add(r.group)
+            if r.common:
+                common_ping.add(r.group)
+    groups = tuple(dict.fromkeys(r.group for r in info.readings))
+    return Entry(code, tone, groups, frozenset(ping), frozenset(common_ping), info.char)
+
+
+class BookTable:
+    """Char → Entry for one rhyme book, each built on first use; one table per book (``table_for``)."""
+
+    def __init__(self, book) -> None:
+        self.book = book
+        self.entries: dict[str, Entry] = {}
+        #: ord(char) → one char standing for its tone code (str.translate), so lines of one shape share masks
+        self.code_chars: dict[int, str] = {}
+        #: a line's tone-code string → its Masks
+        self.mask_memo: dict[str, Masks] = {}
+        #: chars not in the book (their entries carry UNKNOWN)
+        self.unknown: set[str] = set()
+        self._tone_chars: dict[str, tuple[str, ...]] = {}
+
+    def entry(self, char: str) -> Entry:
+        """The Entry of one char (looked up in the book the first time)."""
+        e = self.entries.get(char)
+        if e is None:
+            e = self.entries[char] = _entry_of(self.book.lookup(char))
+            self.code_chars[ord(char)] = chr(0x30 + e.code)
+            if e.code & UNKNOWN:
+                self.unknown.add(char)
+        return e
+
+    def masks(self, line: str) -> Masks:
+        """The Masks of a line whose chars are already looked up, memoised by their tone codes."""
+        key = line.translate(self.code_chars)
+        m = self.mask_memo.get(key)
+        if m is None:
+            m = self.mask_memo[key] = line_masks([self.entries[c] for c in line])
+        return m
+
+    def merged(self, chars: tuple[str, ...]) -> Entry:
+        """A simplified char standing for several traditional ones: the chosen form's readings count,
+        the others' are accepted as rare (自校)."""
+        first = self.entry(chars[0])
+        code = first.code
+        ping = set(first.ping)
+        groups = list(first.groups)
+        for other in chars[1:]:
+            e = self.entry(other)
+            if e.code & UNKNOWN:
+                continue
+            code |= ((e.code & COMMON) << 2) | (e.code & RARE)
+            ping |= e.ping
+            groups += [g for g in e.groups if g not in groups]
+        if code == first.code:
+            return first
+        if code & UNKNOWN and code & (COMMON | RARE):
+            code &= ~UNKNOWN
+        return Entry(code, first.tone, tuple(groups), frozenset(ping), first.common_ping, first.lookup)
+
+    def chars_of_tone(self, tone: str) -> tuple[str, ...]:
+        """Common chars of one tone, most used first (for suggestions): the tops of every group."""
+        chars = self._tone_chars.get(tone)
+        if chars is None:
+            book = self.book
+            columns = [book.chars_in_group(g)[:40] for g in book.groups]
+            seen: dict[str, None] = {}
+            want = COMMON_PING if tone == PING else COMMON_ZE
+            for depth in range(40):
+                for col in columns:
+                    if depth < len(col) and self.entry(col[depth]).code & COMMON == want:
+                        seen.setdefault(col[depth], None)  # only chars of that tone alone
+            chars = self._tone_chars[tone] = tuple(seen)
+        return chars
+
+
+@cache
+def table_for(book) -> BookTable:
+    """The one BookTable of a rhyme book."""
+    return BookTable(book)
+
+
+def resolve_book(rhyme_book: Any):
+    """A RhymeBook from a name ("pingshui", "xinyun", "tongyun"; None is pingshui) or a book itself."""
+    if isinstance(rhyme_book, str) or rhyme_book is None:
+        from poetry.prosody import get_rhyme_book
+
+        return get_rhyme_book(rhyme_book or "pingshui")
+    return rhyme_book
