@@ -45,7 +45,7 @@
  *                  maxlength attribute; longer drafts stay in the textarea with a message.
  *   strings        UI words. Default: the JSON in <script id="poem-editor-strings">.
  *
- * attach() returns a controller:
+ * attach() makes a PoemEditor (the class below: the editor's state and timers) and returns its controller:
  *   check()              check now (skips the debounce)
  *   setOptions(partial)  change hand, rule, rhymeBook … and re-check
  *   setText(text, {silent})  replace the whole draft; an edit (onChange fires) unless silent, e.g. when
@@ -118,302 +118,368 @@ function limitOf(textarea) {
   return n > 0 ? n : Infinity;
 }
 
-export function attach(textarea, options) {
-  if (!textarea || textarea.tagName !== "TEXTAREA") throw new Error("PoemEditor.attach needs a <textarea>");
-  var opts = Object.assign({ endpoint: "/api/check", delay: 250, rule: null, hand: null, maxLength: limitOf(textarea) },
+/* The editor's options: the defaults under the page's, `mode` read as `rule`. */
+function optionsOf(textarea, options) {
+  const opts = Object.assign({ endpoint: "/api/check", delay: 250, rule: null, hand: null, maxLength: limitOf(textarea) },
     options || {});
   if (!opts.rule && opts.mode) opts.rule = opts.mode;  // `mode` is accepted as another name for `rule`
-  var S = Object.assign({}, readJSON("poem-editor-strings"), opts.strings || {});
-  var output = typeof opts.output === "string" ? document.querySelector(opts.output) : opts.output;
-  if (!output) {
-    output = el("div");
-    textarea.insertAdjacentElement("afterend", output);
+  return opts;
+}
+
+/* The report area: the page's element (or selector), or a new <div> after the textarea. */
+function outputOf(textarea, output) {
+  let node = typeof output === "string" ? document.querySelector(output) : output;
+  if (!node) {
+    node = el("div");
+    textarea.insertAdjacentElement("afterend", node);
   }
-  output.classList.add("pe-output");
+  node.classList.add("pe-output");
+  return node;
+}
 
-  // Fixed parts of the report area: a head row (message on the left, working sign on the right,
-  // the verdict for screen readers), then the report body.
-  var head = el("div", "pe-head");
-  var verdict = el("p", "pe-verdict");
-  verdict.setAttribute("aria-live", "polite");
-  verdict.setAttribute("role", "status");
-  var message = el("p", "pe-message");
-  message.setAttribute("aria-live", "polite");
-  var working = el("span", "pe-working", S.working);
-  working.hidden = true;
-  working.setAttribute("aria-hidden", "true");
-  head.appendChild(verdict);
-  head.appendChild(message);
-  head.appendChild(working);
-  var body = el("div", "pe-body");
-  output.replaceChildren(head, body);
+/* A live status line: screen readers read its changes without moving the focus. */
+function liveLine(className) {
+  const line = el("p", className);
+  line.setAttribute("aria-live", "polite");
+  return line;
+}
 
-  var timer = null;
-  var retryTimer = null;
-  var inflight = null;
-  var sequence = 0;
-  var lastReport = null;
-  var lastCheckedText = null;
-  var lastVerdict = "";
-  var undoState = null;
-  var messageKind = "";
-  var composing = false;
-  var retryDelay = 0;
-
-  function rhymeBook() {
-    if (opts.rhymeBookSelect && opts.rhymeBookSelect.value) return opts.rhymeBookSelect.value;
-    return opts.rhymeBook || "pingshui";
+/** A live 平仄 checker on one <textarea>: its options, report area, last answer and timers. */
+class PoemEditor {
+  constructor(textarea, options) {
+    this.textarea = textarea;
+    this.opts = optionsOf(textarea, options);
+    this.S = Object.assign({}, readJSON("poem-editor-strings"), this.opts.strings || {});
+    this.output = outputOf(textarea, this.opts.output);
+    this.drawFrame();
+    this.timer = null;          // the debounced check after an edit
+    this.retryTimer = null;     // the next try while the network is away
+    this.retryDelay = 0;
+    this.inflight = null;       // the AbortController of the check under way
+    this.sequence = 0;          // the number of the latest check; older answers are dropped
+    this.lastReport = null;
+    this.lastCheckedText = null;
+    this.lastVerdict = "";
+    this.undoState = null;      // the draft before a suggestion click, while 「復原」 can bring it back
+    this.messageKind = "";
+    this.composing = false;     // an input method is composing (pinyin letters, not yet characters)
+    this.handlers = {
+      input: () => this.edited(true),
+      compositionstart: () => { this.composing = true; clearTimeout(this.timer); },
+      compositionend: () => { this.composing = false; this.schedule(); },
+    };
+    this.onBook = () => this.bookChanged();
   }
 
-  function store(text) {
-    if (!opts.storageKey) return;
-    storage.set(opts.storageKey, text);
+  /* The fixed parts of the report area: a head row (the verdict for screen readers, a message on the
+     left, the working sign on the right), then the report body. */
+  drawFrame() {
+    const head = el("div", "pe-head");
+    this.verdict = liveLine("pe-verdict");
+    this.verdict.setAttribute("role", "status");
+    this.message = liveLine("pe-message");
+    this.working = el("span", "pe-working", this.S.working);
+    this.working.hidden = true;
+    this.working.setAttribute("aria-hidden", "true");
+    head.append(this.verdict, this.message, this.working);
+    this.body = el("div", "pe-body");
+    this.output.replaceChildren(head, this.body);
   }
 
-  function setMessage(text, kind, action) {
-    messageKind = text ? kind || "" : "";
+  /* Listen to the textarea and the rhyme-book <select>, bring back the kept draft, check it. */
+  start() {
+    for (const [type, handler] of Object.entries(this.handlers)) this.textarea.addEventListener(type, handler);
+    const select = this.opts.rhymeBookSelect;
+    if (select) {
+      const book = this.opts.storageKey ? storage.get(this.opts.storageKey + ".book") : null;
+      if (book && Array.from(select.options).some((o) => o.value === book)) select.value = book;
+      select.addEventListener("change", this.onBook);
+    }
+    this.restoreDraft();
+    this.check();
+    return this;
+  }
+
+  /* The copy kept in localStorage fills an empty textarea (the /check page after a reload). */
+  restoreDraft() {
+    if (!this.opts.storageKey || this.textarea.value.trim()) return;
+    const saved = storage.get(this.opts.storageKey);
+    if (saved && saved.trim()) {
+      this.textarea.value = saved;
+      this.setMessage(this.S.restored, "done");
+    }
+  }
+
+  rhymeBook() {
+    const select = this.opts.rhymeBookSelect;
+    if (select && select.value) return select.value;
+    return this.opts.rhymeBook || "pingshui";
+  }
+
+  bookChanged() {
+    if (this.opts.storageKey) storage.set(this.opts.storageKey + ".book", this.rhymeBook());
+    this.check();
+  }
+
+  store(text) {
+    if (this.opts.storageKey) storage.set(this.opts.storageKey, text);
+  }
+
+  /* Call the page's hook `name` (onChange, onReport, onBusy) when it gave one. */
+  tell(name, ...args) {
+    if (typeof this.opts[name] === "function") this.opts[name](...args);
+  }
+
+  // ---- the head row ---------------------------------------------------------------------------
+
+  setMessage(text, kind, action) {
+    const message = this.message;
+    this.messageKind = text ? kind || "" : "";
     message.replaceChildren();
     message.className = "pe-message" + (kind ? " pe-message-" + kind : "");
     if (!text) return;
     message.appendChild(document.createTextNode(text));
     if (action) {
-      var button = el("button", "pe-link", action.label);
+      const button = el("button", "pe-link", action.label);
       button.type = "button";
       button.addEventListener("click", action.run);
-      message.appendChild(document.createTextNode(" "));
-      message.appendChild(button);
+      message.append(" ", button);
     }
   }
 
-  function setVerdict(text) {
-    if (text !== lastVerdict) {
-      verdict.textContent = text;
-      lastVerdict = text;
-    }
+  setVerdict(text) {
+    if (text === this.lastVerdict) return;
+    this.verdict.textContent = text;
+    this.lastVerdict = text;
   }
 
-  function edited(fromUser) {
-    var text = textarea.value;
-    store(text);
+  setBusy(on) {
+    this.working.hidden = !on;
+    this.output.setAttribute("aria-busy", on ? "true" : "false");
+    this.tell("onBusy", on);
+  }
+
+  /* No report for now (`why` says so): the old one stays, faded. */
+  fade(why, kind) {
+    this.lastReport = null;
+    this.body.classList.add("pe-stale");
+    this.setVerdict("");
+    this.setMessage(why, kind);
+  }
+
+  // ---- edits and the debounced check ----------------------------------------------------------
+
+  /* The draft changed (`fromUser`: typed or pasted): keep it, tell the page, check after a pause. */
+  edited(fromUser) {
+    const text = this.textarea.value;
+    this.store(text);
     if (fromUser) {
-      undoState = null;
-      if (messageKind === "done") setMessage("");
+      this.undoState = null;
+      if (this.messageKind === "done") this.setMessage("");
     }
-    if (typeof opts.onChange === "function") opts.onChange(text);
-    if (!composing) schedule();  // mid-IME (pinyin letters not yet a character): wait for the character
+    this.tell("onChange", text);
+    if (!this.composing) this.schedule();  // mid-IME (pinyin letters not yet a character): wait for the character
   }
 
-  function schedule() {
-    clearTimeout(timer);
-    timer = setTimeout(check, opts.delay);
+  schedule() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.check(), this.opts.delay);
   }
 
-  function busy(on) {
-    working.hidden = !on;
-    output.setAttribute("aria-busy", on ? "true" : "false");
-    if (typeof opts.onBusy === "function") opts.onBusy(on);
-  }
-
-  function check() {
-    clearTimeout(timer);
-    clearTimeout(retryTimer);
-    var text = textarea.value;
-    if (inflight) inflight.abort();
-    inflight = null;
-    if (!Array.from(text).some(function (c) { return HAN.test(c); })) {
-      lastReport = null;
-      lastCheckedText = text;
-      body.replaceChildren();
-      setVerdict("");
-      setMessage(S.empty, "hint");
-      busy(false);
-      if (typeof opts.onReport === "function") opts.onReport(null, null);
-      return;
-    }
-    var length = Array.from(text).length;
-    if (length > opts.maxLength) {
+  /* Check the draft now: nothing to check, too long to send, or ask the checker. */
+  check() {
+    clearTimeout(this.timer);
+    clearTimeout(this.retryTimer);
+    const text = this.textarea.value;
+    if (this.inflight) this.inflight.abort();
+    this.inflight = null;
+    const length = Array.from(text).length;
+    if (!Array.from(text).some((c) => HAN.test(c))) {
+      this.lastReport = null;
+      this.lastCheckedText = text;
+      this.body.replaceChildren();
+      this.setVerdict("");
+      this.setMessage(this.S.empty, "hint");
+      this.setBusy(false);
+      this.tell("onReport", null, null);
+    } else if (length > this.opts.maxLength) {
       // Over the API's limit: say so here rather than send it (the draft itself is untouched).
-      sequence += 1;
-      lastReport = null;
-      body.classList.add("pe-stale");
-      setVerdict("");
-      setMessage(fill(S.tooLong, { count: length, max: opts.maxLength }), "warn");
-      busy(false);
-      if (typeof opts.onReport === "function") opts.onReport(null, S.tooLong);
-      return;
+      this.sequence += 1;
+      this.fade(fill(this.S.tooLong, { count: length, max: this.opts.maxLength }), "warn");
+      this.setBusy(false);
+      this.tell("onReport", null, this.S.tooLong);
+    } else {
+      this.send(text);
     }
-    var mine = ++sequence;
-    var controller = typeof AbortController === "function" ? new AbortController() : null;
-    inflight = controller;
-    busy(true);
-    var payload = { text: text, rhyme_book: rhymeBook() };
-    var hand = charsOf(opts.hand);
+  }
+
+  /* POST the draft (with the hand, and the rule when there is one) as check number `mine`. */
+  send(text) {
+    const mine = ++this.sequence;
+    const controller = typeof AbortController === "function" ? new AbortController() : null;
+    this.inflight = controller;
+    this.setBusy(true);
+    const payload = { text: text, rhyme_book: this.rhymeBook() };
+    const hand = charsOf(this.opts.hand);
     if (hand.length) payload.hand = hand.join("");
-    if (hand.length && opts.rule) payload.rule = opts.rule;  // 集字: fixes are suggested from the hand only
-    api("POST", opts.endpoint, payload, { headers: opts.headers, signal: controller ? controller.signal : undefined })
-      .then(function (result) { answered(result, mine, text); })
-      .catch(function (error) {
+    if (hand.length && this.opts.rule) payload.rule = this.opts.rule;  // 集字: fixes are suggested from the hand only
+    const how = { headers: this.opts.headers, signal: controller ? controller.signal : undefined };
+    api("POST", this.opts.endpoint, payload, how)
+      .then((result) => this.answered(result, mine, text))
+      .catch((error) => {
         if (error && error.name === "AbortError") return;
-        if (mine !== sequence) return;
-        inflight = null;
-        offline();
+        if (mine !== this.sequence) return;
+        this.inflight = null;
+        this.offline();
       });
   }
 
   /* The checker's answer to check number `mine` for `text` (answers to older checks are dropped). */
-  function answered(result, mine, text) {
-    if (mine !== sequence) return;
-    inflight = null;
-    if (result.status === 0) { offline(); return; }  // no answer: the network is away
-    busy(false);
-    lastCheckedText = text;
-    if (result.status < 500) retryDelay = 0;
+  answered(result, mine, text) {
+    if (mine !== this.sequence) return;
+    this.inflight = null;
+    if (result.status === 0) { this.offline(); return; }  // no answer: the network is away
+    this.setBusy(false);
+    this.lastCheckedText = text;
+    if (result.status < 500) this.retryDelay = 0;
     if (result.ok) {
-      lastReport = result.data;
-      render(result.data);
-      if (typeof opts.onReport === "function") opts.onReport(result.data, null);
+      this.lastReport = result.data;
+      this.render(result.data);
+      this.tell("onReport", result.data, null);
     } else if (result.status >= 400 && result.status < 500) {
       // The text cannot be judged yet (one line, no verse …): say why, keep the old report faded.
-      lastReport = null;
-      body.classList.add("pe-stale");
-      setVerdict("");
-      var detail = result.detail || result.data.error || "";
-      setMessage(S.cannotCheck + detail, "hint");
-      if (typeof opts.onReport === "function") opts.onReport(null, detail);
+      const detail = result.detail || result.data.error || "";
+      this.fade(this.S.cannotCheck + detail, "hint");
+      this.tell("onReport", null, detail);
     } else {
-      offline();
+      this.offline();
     }
   }
 
-  function offline() {
-    busy(false);
-    body.classList.add("pe-stale");
-    setMessage(S.network, "warn");
-    if (typeof opts.onReport === "function") opts.onReport(null, S.network);
-    retryDelay = Math.min(30000, retryDelay ? retryDelay * 2 : 3000);  // 3 s, 6 s … at most 30 s
-    retryTimer = setTimeout(check, retryDelay);
+  offline() {
+    this.setBusy(false);
+    this.body.classList.add("pe-stale");
+    this.setMessage(this.S.network, "warn");
+    this.tell("onReport", null, this.S.network);
+    this.retryDelay = Math.min(30000, this.retryDelay ? this.retryDelay * 2 : 3000);  // 3 s, 6 s … at most 30 s
+    this.retryTimer = setTimeout(() => this.check(), this.retryDelay);
   }
 
-  // ---- drawing the report (static/editor/report.js) ----------------------------------------
+  // ---- drawing the report (static/editor/report.js) -------------------------------------------
 
-  function render(report) {
-    body.classList.remove("pe-stale");
-    var drawn = drawReport(report, {
-      S: S, hand: opts.hand, rule: opts.rule, blanks: opts.blanks,
-      locked: textarea.readOnly || textarea.disabled, select: select, replace: replaceAt,
+  locked() { return this.textarea.readOnly || this.textarea.disabled; }  // a submitted poem
+
+  render(report) {
+    this.body.classList.remove("pe-stale");
+    const drawn = drawReport(report, {
+      S: this.S, hand: this.opts.hand, rule: this.opts.rule, blanks: this.opts.blanks, locked: this.locked(),
+      select: (lineNo, pos) => this.select(lineNo, pos),
+      replace: (lineNo, pos, char) => this.replaceAt(lineNo, pos, char),
     });
-    setVerdict(drawn.verdict);
-    if (messageKind !== "done") setMessage("");
-    body.replaceChildren.apply(body, drawn.parts);
+    this.setVerdict(drawn.verdict);
+    if (this.messageKind !== "done") this.setMessage("");
+    this.body.replaceChildren(...drawn.parts);
   }
 
-  // ---- editing the textarea from the report -------------------------------------------------
+  // ---- editing the textarea from the report ---------------------------------------------------
 
-  function span(lineNo, pos) {
-    if (!lastReport || textarea.value !== lastCheckedText) return null;
-    var lines = lastReport.lines || [];
-    var index = -1;
-    for (var i = 0; i < lines.length; i++) if (lines[i].number === lineNo) index = i;
+  /* [offset, length] in the draft of the character the last report shows at line/pos, or null when
+     the draft changed since that report. */
+  span(lineNo, pos) {
+    const textarea = this.textarea;
+    if (!this.lastReport || textarea.value !== this.lastCheckedText) return null;
+    const lines = this.lastReport.lines || [];
+    let index = -1;
+    lines.forEach((line, i) => { if (line.number === lineNo) index = i; });
     if (index < 0) return null;
-    var spans = locate(textarea.value, lines)[index];
+    const spans = locate(textarea.value, lines)[index];
     return spans ? spans[pos - 1] || null : null;
   }
 
-  function select(lineNo, pos) {
-    var s = span(lineNo, pos);
+  select(lineNo, pos) {
+    const s = this.span(lineNo, pos);
     if (!s) return;
-    textarea.focus({ preventScroll: true });
-    textarea.setSelectionRange(s[0], s[0] + s[1]);
+    this.textarea.focus({ preventScroll: true });
+    this.textarea.setSelectionRange(s[0], s[0] + s[1]);
   }
 
-  function replaceAt(lineNo, pos, char) {
-    if (textarea.readOnly || textarea.disabled) return false;  // a submitted poem is locked
-    var s = span(lineNo, pos);
+  replaceAt(lineNo, pos, char) {
+    if (this.locked()) return false;
+    const textarea = this.textarea;
+    const s = this.span(lineNo, pos);
     if (!s) {
-      setMessage(S.stale, "hint");
-      check();
+      this.setMessage(this.S.stale, "hint");
+      this.check();
       return false;
     }
-    var before = textarea.value;
-    var old = before.substr(s[0], s[1]);
+    const before = textarea.value;
+    const old = before.substr(s[0], s[1]);
     textarea.value = before.slice(0, s[0]) + char + before.slice(s[0] + s[1]);
     textarea.setSelectionRange(s[0] + char.length, s[0] + char.length);
-    undoState = { text: before };
-    setMessage(fill(S.replaced, { line: lineNo, pos: pos, old: old, new: char }), "done", {
-      label: S.undo,
-      run: function () {
-        if (!undoState) return;
-        textarea.value = undoState.text;
-        undoState = null;
-        setMessage("");
-        edited(false);
-      },
-    });
-    edited(false);
+    this.undoState = { text: before };
+    const S = this.S;
+    this.setMessage(fill(S.replaced, { line: lineNo, pos: pos, old: old, new: char }), "done",
+      { label: S.undo, run: () => this.undo() });
+    this.edited(false);
     textarea.dispatchEvent(new Event("pe-replaced", { bubbles: true }));
     return true;
   }
 
-  // ---- wiring ---------------------------------------------------------------------------------
-
-  function onInput() { edited(true); }
-  function onCompositionStart() { composing = true; clearTimeout(timer); }
-  function onCompositionEnd() { composing = false; schedule(); }
-  function onBook() {
-    if (opts.storageKey) storage.set(opts.storageKey + ".book", rhymeBook());
-    check();
+  /* 「復原」 after a suggestion click: the draft as it was before it. */
+  undo() {
+    if (!this.undoState) return;
+    this.textarea.value = this.undoState.text;
+    this.undoState = null;
+    this.setMessage("");
+    this.edited(false);
   }
-  textarea.addEventListener("input", onInput);
-  textarea.addEventListener("compositionstart", onCompositionStart);
-  textarea.addEventListener("compositionend", onCompositionEnd);
-  if (opts.rhymeBookSelect) {
-    var book = opts.storageKey ? storage.get(opts.storageKey + ".book") : null;
-    if (book && Array.from(opts.rhymeBookSelect.options).some(function (o) { return o.value === book; })) {
-      opts.rhymeBookSelect.value = book;
+
+  // ---- what attach() hands the page -----------------------------------------------------------
+
+  setOptions(partial) {
+    partial = Object.assign({}, partial || {});
+    if (partial.mode !== undefined && partial.rule === undefined) partial.rule = partial.mode;
+    Object.assign(this.opts, partial);
+    this.check();
+  }
+
+  setText(text, how) {
+    this.textarea.value = String(text);
+    if (how && how.silent) {
+      this.store(this.textarea.value);
+      this.check();
+    } else {
+      this.edited(false);
     }
-    opts.rhymeBookSelect.addEventListener("change", onBook);
   }
 
-  if (opts.storageKey && !textarea.value.trim()) {
-    var saved = storage.get(opts.storageKey);
-    if (saved && saved.trim()) {
-      textarea.value = saved;
-      setMessage(S.restored, "done");
-    }
+  destroy() {
+    clearTimeout(this.timer);
+    clearTimeout(this.retryTimer);
+    if (this.inflight) this.inflight.abort();
+    for (const [type, handler] of Object.entries(this.handlers)) this.textarea.removeEventListener(type, handler);
+    if (this.opts.rhymeBookSelect) this.opts.rhymeBookSelect.removeEventListener("change", this.onBook);
   }
-  check();
 
-  return {
-    check: check,
-    report: function () { return lastReport; },
-    setOptions: function (partial) {
-      partial = Object.assign({}, partial || {});
-      if (partial.mode !== undefined && partial.rule === undefined) partial.rule = partial.mode;
-      Object.assign(opts, partial);
-      check();
-    },
-    setText: function (text, how) {
-      textarea.value = String(text);
-      if (how && how.silent) {
-        store(textarea.value);
-        check();
-      } else {
-        edited(false);
-      }
-    },
-    replaceAt: replaceAt,
-    notify: setMessage,
-    locate: function () { return lastReport ? locate(textarea.value, lastReport.lines || []) : null; },
-    destroy: function () {
-      clearTimeout(timer);
-      clearTimeout(retryTimer);
-      if (inflight) inflight.abort();
-      textarea.removeEventListener("input", onInput);
-      textarea.removeEventListener("compositionstart", onCompositionStart);
-      textarea.removeEventListener("compositionend", onCompositionEnd);
-      if (opts.rhymeBookSelect) opts.rhymeBookSelect.removeEventListener("change", onBook);
-    },
-  };
+  /* The controller (see the top of this file): plain functions, so a page may pass them around unbound. */
+  controller() {
+    return {
+      check: () => this.check(),
+      report: () => this.lastReport,
+      setOptions: (partial) => this.setOptions(partial),
+      setText: (text, how) => this.setText(text, how),
+      replaceAt: (lineNo, pos, char) => this.replaceAt(lineNo, pos, char),
+      notify: (text, kind, action) => this.setMessage(text, kind, action),
+      locate: () => (this.lastReport ? locate(this.textarea.value, this.lastReport.lines || []) : null),
+      destroy: () => this.destroy(),
+    };
+  }
+}
+
+/** A PoemEditor on `textarea` (see the top of this file for the options); returns its controller. */
+export function attach(textarea, options) {
+  if (!textarea || textarea.tagName !== "TEXTAREA") throw new Error("PoemEditor.attach needs a <textarea>");
+  return new PoemEditor(textarea, options).start().controller();
 }
 
 // For pages and tests that reach the editor without importing it (window.PoemEditor.attach).
