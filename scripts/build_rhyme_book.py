@@ -332,6 +332,26 @@ def strict_slots(n_lines: int, width: int, ping_start: bool) -> list[tuple[int, 
     return slots
 
 
+def _pattern_of(lines: list[str], tones: dict[str, frozenset], known: dict[str, frozenset]):
+    """The strict slots of the pattern the poem's chars decide with no clash and ≥ 8 deciding slots (the
+    仄起 one when both fit), or None."""
+    pattern = None
+    for ping_start in (True, False):
+        slots = strict_slots(len(lines), len(lines[0]), ping_start)
+        clash = decided = 0
+        for i, pos, tone in slots:
+            char = lines[i][pos]
+            ts = tones.get(char, frozenset()) if char not in CORPUS_MISSPELLINGS else frozenset()
+            if len(ts) == 1:
+                decided += 1
+                clash += tone not in ts
+            elif char in known and tone in known[char]:
+                decided += 1  # a dual char in its common tone: evidence, never a clash
+        if clash == 0 and decided >= 8:
+            pattern = slots
+    return pattern
+
+
 def learn_usage(poems, table: dict[str, list[str]], canonical: dict[str, str], rounds: int = 2):
     """Count how each tone of each dual-tone char is used at the strict positions of regular poems.
 
@@ -352,21 +372,7 @@ def learn_usage(poems, table: dict[str, list[str]], canonical: dict[str, str], r
         used = 0
         for lines in shaped:
             lines = ["".join(canonical.get(c, c) for c in line) for line in lines]
-            width = len(lines[0])
-            pattern = None
-            for ping_start in (True, False):
-                slots = strict_slots(len(lines), width, ping_start)
-                clash = decided = 0
-                for i, pos, tone in slots:
-                    char = lines[i][pos]
-                    ts = tones.get(char, frozenset()) if char not in CORPUS_MISSPELLINGS else frozenset()
-                    if len(ts) == 1:
-                        decided += 1
-                        clash += tone not in ts
-                    elif char in known and tone in known[char]:
-                        decided += 1  # a dual char in its common tone: evidence, never a clash
-                if clash == 0 and decided >= 8:
-                    pattern = slots
+            pattern = _pattern_of(lines, tones, known)
             if pattern is None:
                 continue
             used += 1
@@ -412,6 +418,15 @@ CORPUS_MISSPELLINGS = frozenset("幹徵鬆裏")
 #: Rare tones stated by hand where the corpus cannot be trusted: 徵 zhǐ (the note of 宮商角徵羽) is rare
 #: in verse, 徵 zhēng (徵召) common.
 HAND_RARE_TONES = {"徵": "仄"}
+#: Readings found rare by scripts/audit_readings.py (docs/READINGS_AUDIT.md), where the learning above
+#: keeps them common: a tone never or hardly used at strict slots (輿 仄 0 of 156, 峨 仄 2 of 60), and 鄰韻
+#: groups the char hardly rhymes in, which hide 孤雁入群 (逢 rhymes in 冬 172 times, in 東 5), or a
+#: reading of a name (皋陶 yáo, 單于 chán, 於菟 wū, 朱提 shí) never met at a rhyme foot.
+AUDIT_RARE_GROUPS = {
+    "輿": ("去聲六御",), "峨": ("上聲二十哿",), "逢": ("上平一東",), "陶": ("下平二蕭",),
+    "澌": ("上平八齊",), "囂": ("下平四豪",), "提": ("上平四支",), "娃": ("上平九佳",),
+    "單": ("下平一先",), "函": ("下平十三覃",), "於": ("上平七虞",),
+}
 #: Readings of the 平水韻 that the source table lacks, added by hand from the rhyme book itself:
 #: 衰 cuī (等衰, 鬢毛衰 rhyming with 回/來) stands in 上平十灰 as well as 上平四支.
 HAND_READINGS = {"衰": ("上平十灰",)}
@@ -433,7 +448,7 @@ def rare_groups(char: str, groups: list[str], tone_uses, rhyme_uses) -> set[str]
         return {g for g in groups if tone_class(g) == HAND_RARE_TONES[char]}
     if char in CORPUS_MISSPELLINGS:
         return set()
-    rare: set[str] = set()
+    rare: set[str] = set(AUDIT_RARE_GROUPS.get(char, ())) & set(groups)
     if len({tone_class(g) for g in groups}) == 2 and char not in TRADITION_DUAL:
         common = common_tones(tone_uses.get(char, collections.Counter()))
         rare = {g for g in groups if tone_class(g) not in common}
@@ -613,7 +628,9 @@ def main(argv: list[str] | None = None) -> int:
         f"  a 平 group with as few of its rhyme-foot uses (given {MIN_RHYME_EVIDENCE}). Kept common by tradition: "
         + "".join(sorted(TRADITION_DUAL)) + ";",
         "  not learned (the corpus writes them for other chars): " + "".join(sorted(CORPUS_MISSPELLINGS))
-        + "; rare by hand: " + " ".join(f"{c} {t}" for c, t in HAND_RARE_TONES.items()) + ".",
+        + "; rare by hand: " + " ".join(f"{c} {t}" for c, t in HAND_RARE_TONES.items()) + ";",
+        "  rare by the audit (docs/READINGS_AUDIT.md): "
+        + " ".join(f"{c} {' '.join(gs)}" for c, gs in AUDIT_RARE_GROUPS.items()) + ".",
         "Common readings are ordered by use (tone, then rhyme); rare ones follow.",
     ]
     write_pingshui(rows, args.out / "pingshui.tsv", notes)
