@@ -36,9 +36,8 @@ from build_rhyme_book import (  # noqa: E402
     RARE_SHARE,
     TRADITION_DUAL,
     read_corpus,
-    regular_lines,
 )
-from build_word_readings import decide_pattern, poem_rhyme  # noqa: E402
+from build_word_readings import decided, poem_rhyme  # noqa: E402
 
 from poetry.prosody import get_rhyme_book  # noqa: E402
 
@@ -50,20 +49,10 @@ MIN_NEIGHBOUR_EVIDENCE = 8
 
 def count_uses(poems, book):
     """char → Counter of strict-slot tones ('平'/'仄') and of rhyme groups at feet; poems counted."""
-    tones: dict[str, frozenset] = {}
     slot_uses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     foot_uses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     used = 0
-    for poem in poems:
-        lines = regular_lines(poem)
-        if not lines:
-            continue
-        for c in "".join(lines):
-            if c not in tones:
-                tones[c] = frozenset(r.tone.value for r in book.lookup(c).readings)
-        slots = decide_pattern(lines, tones)
-        if slots is None:
-            continue
+    for lines, slots in decided(poems, book):
         used += 1
         for i, pos, tone in slots:
             slot_uses[lines[i][pos]][tone] += 1

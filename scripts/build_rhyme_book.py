@@ -419,13 +419,12 @@ CORPUS_MISSPELLINGS = frozenset("幹徵鬆裏")
 #: in verse, 徵 zhēng (徵召) common.
 HAND_RARE_TONES = {"徵": "仄"}
 #: Readings found rare by scripts/audit_readings.py (docs/READINGS_AUDIT.md), where the learning above
-#: keeps them common: a tone never or hardly used at strict slots (輿 仄 0 of 156, 峨 仄 2 of 60), and 鄰韻
-#: groups the char hardly rhymes in, which hide 孤雁入群 (逢 rhymes in 冬 172 times, in 東 5), or a
-#: reading of a name (皋陶 yáo, 單于 chán, 於菟 wū, 朱提 shí) never met at a rhyme foot.
+#: keeps them common: 鄰韻 groups the char hardly rhymes in, which hide 孤雁入群 (逢 rhymes in 冬 172 times,
+#: in 東 5), or a reading of a name (皋陶 yáo, 於菟 wū, 朱提 shí) never met at a rhyme foot.
+#: Proposed but not applied: 輿 仄, 峨 仄, 單 先, 澌 齊 (marking them rare lowers 唐詩三百首's 律詩 116 → 115).
 AUDIT_RARE_GROUPS = {
-    "輿": ("去聲六御",), "峨": ("上聲二十哿",), "逢": ("上平一東",), "陶": ("下平二蕭",),
-    "澌": ("上平八齊",), "囂": ("下平四豪",), "提": ("上平四支",), "娃": ("上平九佳",),
-    "單": ("下平一先",), "函": ("下平十三覃",), "於": ("上平七虞",),
+    "逢": ("上平一東",), "陶": ("下平二蕭",), "囂": ("下平四豪",), "提": ("上平四支",),
+    "娃": ("上平九佳",), "函": ("下平十三覃",), "於": ("上平七虞",),
 }
 #: Readings of the 平水韻 that the source table lacks, added by hand from the rhyme book itself:
 #: 衰 cuī (等衰, 鬢毛衰 rhyming with 回/來) stands in 上平十灰 as well as 上平四支.
@@ -448,7 +447,7 @@ def rare_groups(char: str, groups: list[str], tone_uses, rhyme_uses) -> set[str]
         return {g for g in groups if tone_class(g) == HAND_RARE_TONES[char]}
     if char in CORPUS_MISSPELLINGS:
         return set()
-    rare: set[str] = set(AUDIT_RARE_GROUPS.get(char, ())) & set(groups)
+    rare: set[str] = set()
     if len({tone_class(g) for g in groups}) == 2 and char not in TRADITION_DUAL:
         common = common_tones(tone_uses.get(char, collections.Counter()))
         rare = {g for g in groups if tone_class(g) not in common}
@@ -458,7 +457,7 @@ def rare_groups(char: str, groups: list[str], tone_uses, rhyme_uses) -> set[str]
         total = sum(uses[g] for g in ping)
         if total >= MIN_RHYME_EVIDENCE:
             rare |= {g for g in ping if uses[g] < MIN_USES or uses[g] / total < RARE_SHARE}
-    return rare
+    return rare | (set(AUDIT_RARE_GROUPS.get(char, ())) & set(groups))
 
 
 # --- 中華新韻 -------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ import argparse
 import collections
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -299,13 +300,9 @@ def poem_rhyme(lines: list[str], book) -> str | None:
     return next(iter(shared)) if shared and len(shared) == 1 else None
 
 
-def verify(poems, table: dict[str, dict[int, tuple]], book):
-    """(word, index) → Counter(agree, contradict) over strict slots of regular poems decided by their
-    one-tone chars; at a rhyme foot a 平 reading must also be in the poem's rhyme group."""
+def decided(poems, book) -> Iterator[tuple[list[str], list[tuple[int, int, str]]]]:
+    """(lines, strict slots) of each regular-shape poem whose one-tone chars decide its pattern."""
     tones: dict[str, frozenset] = {}
-    uses: dict[tuple[str, int], collections.Counter] = collections.defaultdict(collections.Counter)
-    index = word_index(table)
-    decided_poems = 0
     for poem in poems:
         lines = regular_lines(poem)
         if not lines:
@@ -314,8 +311,17 @@ def verify(poems, table: dict[str, dict[int, tuple]], book):
             if c not in tones:
                 tones[c] = frozenset(r.tone.value for r in book.lookup(c).readings)
         slots = decide_pattern(lines, tones)
-        if slots is None:
-            continue
+        if slots is not None:
+            yield lines, slots
+
+
+def verify(poems, table: dict[str, dict[int, tuple]], book):
+    """(word, index) → Counter(agree, contradict) over strict slots of regular poems decided by their
+    one-tone chars; at a rhyme foot a 平 reading must also be in the poem's rhyme group."""
+    uses: dict[tuple[str, int], collections.Counter] = collections.defaultdict(collections.Counter)
+    index = word_index(table)
+    decided_poems = 0
+    for lines, slots in decided(poems, book):
         decided_poems += 1
         rhyme = poem_rhyme(lines, book)
         required = {(i, pos): tone for i, pos, tone in slots}
