@@ -423,6 +423,14 @@ CORPUS_MISSPELLINGS = frozenset("幹徵鬆裏")
 #: Rare tones stated by hand where the corpus cannot be trusted: 徵 zhǐ (the note of 宮商角徵羽) is rare
 #: in verse, 徵 zhēng (徵召) common.
 HAND_RARE_TONES = {"徵": "仄"}
+#: Readings found rare by scripts/audit_readings.py (docs/READINGS_AUDIT.md), where the learning above
+#: keeps them common: 鄰韻 groups the char hardly rhymes in, which hide 孤雁入群 (逢 rhymes in 冬 172 times,
+#: in 東 5), or a reading of a name (皋陶 yáo, 於菟 wū, 朱提 shí) never met at a rhyme foot.
+#: Proposed but not applied: 輿 仄, 峨 仄, 單 先, 澌 齊 (marking them rare lowers 唐詩三百首's 律詩 116 → 115).
+AUDIT_RARE_GROUPS = {
+    "逢": ("上平一東",), "陶": ("下平二蕭",), "囂": ("下平四豪",), "提": ("上平四支",),
+    "娃": ("上平九佳",), "函": ("下平十三覃",), "於": ("上平七虞",),
+}
 #: Readings of the 平水韻 that the source table lacks, added by hand from the rhyme book itself:
 #: 衰 cuī (等衰, 鬢毛衰 rhyming with 回/來) stands in 上平十灰 as well as 上平四支.
 HAND_READINGS = {"衰": ("上平十灰",)}
@@ -454,7 +462,7 @@ def rare_groups(char: str, groups: list[str], tone_uses, rhyme_uses) -> set[str]
         total = sum(uses[g] for g in ping)
         if total >= MIN_RHYME_EVIDENCE:
             rare |= {g for g in ping if uses[g] < MIN_USES or uses[g] / total < RARE_SHARE}
-    return rare
+    return rare | (set(AUDIT_RARE_GROUPS.get(char, ())) & set(groups))
 
 
 # --- 中華新韻 -------------------------------------------------------------------------------------
@@ -624,7 +632,9 @@ def main(argv: list[str] | None = None) -> int:
         f"  a 平 group with as few of its rhyme-foot uses (given {MIN_RHYME_EVIDENCE}). Kept common by tradition: "
         + "".join(sorted(TRADITION_DUAL)) + ";",
         "  not learned (the corpus writes them for other chars): " + "".join(sorted(CORPUS_MISSPELLINGS))
-        + "; rare by hand: " + " ".join(f"{c} {t}" for c, t in HAND_RARE_TONES.items()) + ".",
+        + "; rare by hand: " + " ".join(f"{c} {t}" for c, t in HAND_RARE_TONES.items()) + ";",
+        "  rare by the audit (docs/READINGS_AUDIT.md): "
+        + " ".join(f"{c} {' '.join(gs)}" for c, gs in AUDIT_RARE_GROUPS.items()) + ".",
         "Common readings are ordered by use (tone, then rhyme); rare ones follow.",
     ]
     write_pingshui(rows, args.out / "pingshui.tsv", notes)

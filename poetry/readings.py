@@ -1,0 +1,142 @@
+"""Readings fixed by words: a 多音字 read by the word it stands in, not by what fits the pattern.
+
+The word decides: 宰相 reads 相 去聲 (the minister), 相思 reads it 平 (mutual); 重陽 reads 重 平, 輕重 仄.
+The table (data/word_readings.tsv, built by scripts/build_word_readings.py from pypinyin's phrase
+dictionary and a curated list of verse words, verified against Tang verse) is parsed on first use. A
+line is cut into words by forward longest match (up to four chars), a few dict lookups per char::
+
+    >>> book = get_rhyme_book()
+    >>> [r.group if r else None for r in fixed_readings("門前宰相車", book)]
+    [None, None, None, '去聲二十三漾', None]
+    >>> [r.group if r else None for r in fixed_readings("此物最相思", book)]
+    [None, None, None, '下平七陽', None]
+
+A doubled char (疊字) takes one reading for both: when a word fixes one of the pair, the other gets the
+same reading. Where no word decides, the position is None and the rhyme book's readings stand.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache, lru_cache
+from types import MappingProxyType
+
+from poetry.data import read_tsv
+from poetry.prosody import Reading, RhymeBook, Tone, get_rhyme_book
+
+
+@cache
+def word_table(data_dir: str | None = None) -> Mapping[str, tuple[tuple[int, str], ...]]:
+    """word → ((index, 平水韻 group), …) from data/word_readings.tsv, read once, read-only.
+
+    >>> word_table()["德行"]
+    ((1, '去聲二十四敬'),)
+    """
+    table = {}
+    for word, positions, *_ in read_tsv("word_readings.tsv", data_dir):
+        fixed = []
+        for item in positions.split():
+            index, group = item.split(":")
+            fixed.append((int(index), group))
+        table[word] = tuple(fixed)
+    return MappingProxyType(table)
+
+
+def word_index(words: Iterable[str]) -> dict[str, dict[str, tuple[str, ...]]]:
+    """First char → second char → the words beginning with those two, longest first.
+
+    >>> word_index(["相思", "相思子", "宰相"])["相"]["思"]
+    ('相思子', '相思')
+    """
+    index: dict[str, dict[str, list[str]]] = {}
+    for word in words:
+        index.setdefault(word[0], {}).setdefault(word[1], []).append(word)
+    # plain dicts, private to this module: the hot path pays no proxy
+    return {a: {b: tuple(sorted(ws, key=len, reverse=True)) for b, ws in inner.items()} for a, inner in index.items()}
+
+
+def longest_match(line: str, index: dict[str, dict[str, tuple[str, ...]]]) -> Iterator[tuple[int, str]]:
+    """(start, word) of each word of ``index`` (see ``word_index``) in the line, by forward longest
+    match: two dict lookups per position and no slicing, as most positions begin no word.
+
+    >>> list(longest_match("宰相思", word_index(["宰相", "相思"])))
+    [(0, '宰相')]
+    """
+    i, last = 0, len(line) - 1
+    while i < last:
+        inner = index.get(line[i])
+        if inner is not None:
+            for word in inner.get(line[i + 1], ()):
+                if line.startswith(word, i):
+                    yield i, word
+                    i += len(word) - 1
+                    break
+        i += 1
+
+
+def _reading(book: RhymeBook, char: str, group: str) -> Reading:
+    """The book's own Reading of ``char`` in ``group`` (its common flag as stored), else a new common one
+    (a char written for another, 并 for 並)."""
+    for reading in book.lookup(char).readings:
+        if reading.group == group:
+            return reading
+    sisheng = "平" if group[1] == "平" else group[0]
+    return Reading(group, Tone.PING if sisheng == "平" else Tone.ZE, sisheng, True)
+
+
+@cache
+def _book_words(book: RhymeBook, data_dir: str | None) -> tuple[Mapping[str, tuple[Reading | None, ...]], dict]:
+    """word → a Reading or None per char, in this book; empty for books other than the 平水韻."""
+    if book.name != "pingshui":
+        return MappingProxyType({}), {}
+    words = {}
+    for word, fixed in word_table(data_dir).items():
+        readings: list[Reading | None] = [None] * len(word)
+        for index, group in fixed:
+            readings[index] = _reading(book, word[index], group)
+        words[word] = tuple(readings)
+    return MappingProxyType(words), word_index(words)
+
+
+def doubled_pairs(line: str) -> tuple[int, ...]:
+    """Start of each doubled char (疊字) of the line: the pair must take one reading.
+
+    >>> doubled_pairs("無邊落木蕭蕭下")
+    (4,)
+    """
+    return tuple(i for i in range(len(line) - 1) if line[i] == line[i + 1])
+
+
+@lru_cache(maxsize=1 << 16)
+def _fixed(line: str, book: RhymeBook, data_dir: str | None) -> tuple[Reading | None, ...]:
+    words, index = _book_words(book, data_dir)
+    out: list[Reading | None] = [None] * len(line)
+    found = False
+    for start, word in longest_match(line, index):
+        found = True
+        for j, reading in enumerate(words[word]):
+            if reading is not None:
+                out[start + j] = reading
+    if found:
+        for i in range(len(line) - 1):
+            # 疊字: one reading for both chars of the pair
+            if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
+                out[i] = out[i + 1] = out[i] or out[i + 1]
+    return tuple(out)
+
+
+def fixed_readings(
+    line: str, book: RhymeBook | None = None, data_dir: str | os.PathLike | None = None
+) -> tuple[Reading | None, ...]:
+    """For each char of a (traditional) line, the reading a word fixes, or None where no word decides.
+
+    >>> [r.group if r else None for r in fixed_readings("重陽獨酌杯中酒")][:2]
+    ['上平二冬', None]
+    >>> [r.tone.value if r else None for r in fixed_readings("德行")]
+    [None, '仄']
+    >>> [r.group if r else None for r in fixed_readings("纍纍")]
+    ['上平四支', '上平四支']
+    """
+    book = book if book is not None else get_rhyme_book()
+    return _fixed(line, book, os.fspath(data_dir) if data_dir is not None else None)

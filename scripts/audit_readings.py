@@ -1,0 +1,126 @@
+"""Audit the readings marked common: which minority readings let a Tang poem pass, and how often.
+
+Usage::
+
+    python scripts/audit_readings.py [--corpus ../shared/corpus/quantangshi.jsonl.gz] [--top 40]
+
+For every char with more than one common reading in data/pingshui.tsv (two tones, or two 平 groups), in
+the regular-shape poems of 全唐詩 whose one-tone chars decide the 平仄 pattern (build_rhyme_book's strict
+slots: 2/4/6 and line ends) and whose even-line feet share one 平 group:
+
+- each use at a strict slot counts for the slot's tone; each rhyme-foot use for the poem's group;
+- a use in the char's **minority** tone or group is one that passes only by that reading;
+- a reading is proposed rare when its share of the char's uses is under ``RARE_SHARE`` with enough
+  evidence (tones: ``MIN_TONE_EVIDENCE`` uses; groups: ``MIN_RHYME_EVIDENCE`` rhyme-foot uses), the
+  thresholds of scripts/build_rhyme_book.py except that a 平 group that is a 鄰韻 of the group the char
+  rhymes in needs fewer uses to be judged (a common 鄰韻 reading hides 孤雁入群 and 出韻).
+
+Chars the tradition reads both ways (build_rhyme_book.TRADITION_DUAL) are listed but never proposed.
+The output is the table of docs/READINGS_AUDIT.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from build_rhyme_book import (  # noqa: E402
+    DEFAULT_CORPUS,
+    MIN_EVIDENCE,
+    RARE_SHARE,
+    TRADITION_DUAL,
+    read_corpus,
+)
+from build_word_readings import decided, poem_rhyme  # noqa: E402
+
+from poetry.prosody import get_rhyme_book  # noqa: E402
+
+#: Uses at strict slots before a tone of a char is judged (build_rhyme_book.MIN_EVIDENCE).
+MIN_TONE_EVIDENCE = MIN_EVIDENCE
+#: Rhyme-foot uses before a 鄰韻 group of a char is judged (build_rhyme_book needs 20 for any group).
+MIN_NEIGHBOUR_EVIDENCE = 8
+
+
+def count_uses(poems, book):
+    """char → Counter of strict-slot tones ('平'/'仄') and of rhyme groups at feet; poems counted."""
+    slot_uses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    foot_uses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    used = 0
+    for lines, slots in decided(poems, book):
+        used += 1
+        for i, pos, tone in slots:
+            slot_uses[lines[i][pos]][tone] += 1
+        rhyme = poem_rhyme(lines, book)
+        if rhyme:
+            for i in range(1, len(lines), 2):
+                foot_uses[lines[i][-1]][rhyme] += 1
+    return slot_uses, foot_uses, used
+
+
+def audit(book, slot_uses, foot_uses) -> list[dict]:
+    """One row per char whose minority common reading lets some poem pass."""
+    rows = []
+    for char, info in ((c, book.lookup(c)) for c in slot_uses.keys() | foot_uses.keys()):
+        common = [r for r in info.readings if r.common]
+        if info.canonical != char or len({r.group for r in common}) < 2:
+            continue
+        slots, feet = slot_uses.get(char, collections.Counter()), foot_uses.get(char, collections.Counter())
+        common_tones = {r.tone.value for r in common}
+        proposals = []
+        if len(common_tones) == 2:
+            total = slots["平"] + slots["仄"]
+            minority = min(("平", "仄"), key=lambda t: (slots[t], t))
+            if total >= MIN_TONE_EVIDENCE and slots[minority] / total < RARE_SHARE:
+                proposals += [r.group for r in common if r.tone.value == minority]
+            rows.append(_row(char, "tone", minority, slots[minority], total, proposals))
+        ping = [r.group for r in common if r.tone.value == "平"]
+        if len(ping) > 1:
+            total = sum(feet[g] for g in ping)
+            major = max(ping, key=lambda g: feet[g])
+            for g in ping:
+                if g == major:
+                    continue
+                near = g in book.neighbours(major)
+                evidence = MIN_NEIGHBOUR_EVIDENCE if near else 20
+                rare = total >= evidence and feet[g] / total < RARE_SHARE
+                rows.append(_row(char, "鄰韻" if near else "group", g, feet[g], total, [g] if rare else []))
+    return sorted(rows, key=lambda r: (-r["total"]))
+
+
+def _row(char, kind, minority, uses, total, proposals) -> dict:
+    return {"char": char, "kind": kind, "minority": minority, "uses": uses, "total": total,
+            "propose": [] if char in TRADITION_DUAL else proposals, "tradition": char in TRADITION_DUAL}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--top", type=int, default=40, help="rows of each kind to print")
+    args = parser.parse_args(argv)
+    book = get_rhyme_book()
+    slot_uses, foot_uses, used = count_uses(read_corpus(args.corpus), book)
+    rows = audit(book, slot_uses, foot_uses)
+    print(f"{used} regular poems decided; {len(rows)} minority readings of chars with several common readings")
+    for kind in ("tone", "鄰韻", "group"):
+        these = [r for r in rows if r["kind"] == kind]
+        letting = [r for r in these if r["uses"]]
+        print(f"\n{kind}: {len(these)} minority readings, {len(letting)} used at a strict slot "
+              f"({sum(r['uses'] for r in these)} uses); proposed rare: "
+              + " ".join(f"{r['char']}({r['minority']} {r['uses']}/{r['total']})" for r in these if r["propose"]))
+        print("| char | minority | uses / all | share | proposal |")
+        print("| --- | --- | --- | --- | --- |")
+        for r in these[: args.top]:
+            share = r["uses"] / r["total"] if r["total"] else 0
+            verdict = "rare" if r["propose"] else ("tradition: both" if r["tradition"] else "keep")
+            print(f"| {r['char']} | {r['minority']} | {r['uses']} / {r['total']} | {share:.1%} | {verdict} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,99 @@
+"""Readings fixed by words (poetry/readings.py, data/word_readings.tsv)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from poetry.prosody import Reading, Tone, get_rhyme_book
+from poetry.readings import doubled_pairs, fixed_readings, longest_match, word_index, word_table
+
+
+def groups(line: str, book=None) -> list[str | None]:
+    return [r.group if r else None for r in fixed_readings(line, book)]
+
+
+def test_table_loads_read_only():
+    table = word_table()
+    assert len(table) > 5000
+    with pytest.raises(TypeError):
+        table["宰相"] = ((1, "下平七陽"),)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("line", "index", "group"),
+    [
+        ("宰相", 1, "去聲二十三漾"),  # the minister
+        ("相思", 0, "下平七陽"),  # mutual
+        ("長大", 0, "上聲二十二養"),  # to grow up
+        ("長安", 0, "下平七陽"),
+        ("中間", 0, "上平一東"),
+        ("中間", 1, "上平十五刪"),
+        ("間隔", 0, "去聲十六諫"),  # to separate
+        ("德行", 1, "去聲二十四敬"),  # conduct
+        ("重陽", 0, "上平二冬"),  # double
+        ("輕重", 1, "上聲二腫"),  # heavy
+        ("沈約", 0, "上聲二十六寢"),  # the surname
+        ("嗚咽", 1, "入聲九屑"),  # to sob
+        ("千騎", 1, "去聲四寘"),  # horsemen
+        ("不勝", 1, "下平十蒸"),  # to bear
+        ("秋思", 1, "去聲四寘"),  # thoughts
+    ],
+)
+def test_named_words(line, index, group):
+    assert groups(line)[index] == group
+
+
+def test_words_inside_real_lines():
+    assert groups("門前宰相車") == [None, None, None, "去聲二十三漾", None]
+    assert groups("此物最相思")[3] == "下平七陽"
+    assert groups("重陽獨酌杯中酒")[0] == "上平二冬"
+    assert groups("重陽獨酌杯中酒")[5] == "上平一東"  # 杯中 + 酒: in the cup, not 中酒 (drunk)
+    assert groups("不知秋思落誰家")[3] == "去聲四寘"
+
+
+def test_fixed_reading_is_the_books_own():
+    book = get_rhyme_book()
+    reading = fixed_readings("德行", book)[1]
+    assert isinstance(reading, Reading) and reading.tone is Tone.ZE
+    assert reading in book.lookup("行").readings
+
+
+def test_doubled_chars_take_one_reading():
+    assert groups("纍纍") == ["上平四支", "上平四支"]
+    assert doubled_pairs("無邊落木蕭蕭下") == (4,)
+    for line in ("重重", "離離原上草", "行行重行行"):
+        readings = fixed_readings(line)
+        for i in doubled_pairs(line):
+            assert readings[i] == readings[i + 1]
+
+
+def test_longest_match_prefers_the_longer_word():
+    index = word_index(["九華", "華山", "九華山"])
+    assert list(longest_match("高却九華山", index)) == [(2, "九華山")]
+    assert list(longest_match("宰相思", word_index(["宰相", "相思"]))) == [(0, "宰相")]
+
+
+def test_other_books_fix_nothing():
+    assert fixed_readings("宰相", get_rhyme_book("xinyun")) == (None, None)
+
+
+def test_api_is_cheap_and_cached():
+    line = "不盡長江滾滾來"
+    assert fixed_readings(line) is fixed_readings(line)
+    assert len(fixed_readings("")) == 0 and fixed_readings("山") == (None,)
+
+
+def test_import_loads_no_table():
+    code = "import poetry.readings as r; print(r.word_table.cache_info().currsize)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0"
+
+
+def test_readings_doctests_hold():
+    import doctest
+
+    import poetry.readings
+
+    result = doctest.testmod(poetry.readings)
+    assert result.attempted >= 8 and result.failed == 0
