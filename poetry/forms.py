@@ -24,8 +24,12 @@ from __future__ import annotations
 from functools import cache
 from types import MappingProxyType
 
-PING = "平"
-ZE = "仄"
+from poetry.prosody import Tone
+
+#: The two tones a pattern asks for, as the rhyme book names them: plain strings "平" and "仄", so that
+#: patterns stay strings ("仄仄平平仄") and a position compares equal to a Tone's value.
+PING: str = Tone.PING.value
+ZE: str = Tone.ZE.value
 
 #: The four 五言 line types by (key, ending): key = tone of the 2nd char, ending = tone of the last.
 _FIVE: dict[tuple[str, str], str] = {
