@@ -13,7 +13,7 @@ from pathlib import Path
 
 from flask import Flask, Response, current_app, g, jsonify, make_response, render_template, request
 from flask.json.provider import DefaultJSONProvider
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -172,7 +172,7 @@ def _register_error_handlers(app: Flask) -> None:
     """The one error path: views raise, these answer (JSON for the API, an HTML page otherwise)."""
     app.register_error_handler(PoetryError, _poetry_error)
     app.register_error_handler(HTTPException, _http_error)
-    for storage_error in (OperationalError, InterfaceError, PoolTimeoutError):
+    for storage_error in (OperationalError, InterfaceError, DisconnectionError, PoolTimeoutError):
         app.register_error_handler(storage_error, _storage_error)
     app.register_error_handler(Exception, _unexpected_error)
 

@@ -75,7 +75,8 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "--threads", "4", "-b",
              f"127.0.0.1:{self.port}", "--log-level", "warning", "app:create_app()"],
-            cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+            stderr=open(os.environ.get("BENCH_FAULTS_LOG", os.devnull), "a"))
         deadline = time.monotonic() + 60
         while call(self.base, "GET", "/api/rounds/ZZZZZZ", timeout=2)[0] != 404:
             if time.monotonic() > deadline:
@@ -96,7 +97,8 @@ class Load:
         self.acked = dict.fromkeys(tokens, 0)
         self.answers: collections.Counter = collections.Counter()
         self.fault_at: float | None = None
-        self.recovered_at: float | None = None
+        self.failed_at: float | None = None  # the first failed write after the fault
+        self.recovered_at: float | None = None  # the first successful write after that
         self.stop = threading.Event()
         self.threads = [threading.Thread(target=self._run, args=(seat,), daemon=True) for seat in tokens]
 
@@ -111,9 +113,11 @@ class Load:
                 self.answers["503 Retry-After" if honest else str(status or "no answer")] += 1
             if status == 200:
                 self.acked[seat] = max(self.acked[seat], body["revision"])
-                if self.fault_at is not None and self.recovered_at is None:
+                if self.failed_at is not None and self.recovered_at is None:
                     self.recovered_at = time.monotonic()
             else:
+                if self.fault_at is not None and self.failed_at is None:
+                    self.failed_at = time.monotonic()
                 time.sleep(0.05)
 
     def __enter__(self):
@@ -156,11 +160,13 @@ def run_fault(name: str, server: Server, fault, recover, seconds: float) -> dict
         time.sleep(seconds / 2)
         recover()
         deadline = time.monotonic() + 60
-        while load.recovered_at is None and time.monotonic() < deadline:
+        while load.failed_at is not None and load.recovered_at is None and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(seconds / 2)
     acked = sum(load.acked.values())
-    recovery = round(load.recovered_at - load.fault_at, 2) if load.recovered_at else None
+    # from the fault to the first write that succeeded after one had failed (0: no write ever failed)
+    recovery = round(load.recovered_at - load.fault_at, 2) if load.recovered_at else 0.0 if not load.failed_at \
+        else None
     return {"fault": name, "acknowledged": acked, "lost": load.lost(), "answers during fault": dict(load.answers),
             "seconds to recover": recovery}
 
