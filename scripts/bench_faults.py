@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import http.client
 import json
 import os
 import shutil
@@ -57,7 +58,7 @@ def call(base: str, method: str, path: str, body=None, token=None, timeout=10.0)
             return error.code, json.load(error), error.headers
         except ValueError:
             return error.code, None, error.headers
-    except (OSError, ValueError):
+    except (OSError, ValueError, http.client.HTTPException):  # refused, reset, cut short
         return 0, None, {}
 
 
