@@ -132,6 +132,9 @@ def new_page(browser):
     contexts = []
 
     def make(viewport=None, **kwargs):
+        # Playwright's string predicates (wait_for_function) run through eval, which the app's CSP
+        # forbids; tests/test_browser_csp.py loads the pages with the CSP enforced.
+        kwargs.setdefault("bypass_csp", True)
         context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, **kwargs)
         contexts.append(context)
         return context.new_page()

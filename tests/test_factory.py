@@ -8,6 +8,7 @@ from flask import Blueprint
 
 from app import create_app, default_config
 from poetry.store import Store
+from views.limiting import limit_setting
 from views.openapi import documented, ok
 
 
@@ -25,7 +26,9 @@ def test_every_setting_has_its_default_in_create_app_and_the_store_is_built_ther
     assert set(default_config(app.instance_path)) <= set(app.config)
     assert app.config["WARM_UP"] is False and app.config["EVENT_STREAM_SECONDS"] == 300
     store = app.extensions["poetry_store"]
-    assert isinstance(store, Store) and store.join_limit == 3
+    assert isinstance(store, Store)
+    with app.test_request_context():  # the join limit is the app's, counted by Flask-Limiter in the database
+        assert limit_setting("JOIN_LIMIT") == "3 per 600 seconds"
     views = pathlib.Path(__file__).parent.parent / "views"
     for module in views.glob("*.py"):  # views read settings; they never default them
         source = module.read_text()

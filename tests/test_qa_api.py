@@ -192,6 +192,9 @@ def test_a_round_page_that_is_not_yet_open_leads_back_to_the_round(client, dealt
     assert f'href="/r/{code}">回牌局</a>' in early.get_data(as_text=True)
     player = client.get(f"/r/{code}/k/{tokens[1]}")  # a player's seat cookie, not the 詩伯's
     assert player.status_code in (200, 302)
+    if player.status_code == 200:  # this browser held the 詩伯's seat: the link asks before switching
+        csrf = re.search(r'name="csrf" value="([^"]+)"', player.get_data(as_text=True)).group(1)
+        assert client.post(f"/r/{code}/k/{tokens[1]}", data={"csrf": csrf}).status_code == 303
     refused = client.get(f"/r/{code}/judge")
     assert refused.status_code == 403 and f'href="/r/{code}">回牌局</a>' in refused.get_data(as_text=True)
     unknown = client.get("/r/ZZZZZZ/verify")  # no such round: no link to it

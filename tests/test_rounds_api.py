@@ -7,6 +7,7 @@ import pytest
 
 from app import create_app
 from poetry import tiles
+from poetry.store import rate_limits
 from poetry.text import split_lines
 
 #: Run these tests on another database (e.g. PostgreSQL) with POETRY_TEST_DATABASE_URL=postgresql+psycopg://…
@@ -24,6 +25,8 @@ def make_app():
 
     def make(config):
         apps.append(create_app({"TESTING": True, "SECRET_KEY": "test", **config}))
+        with apps[-1].extensions["poetry_store"].engine.begin() as conn:  # a shared PostgreSQL database:
+            conn.execute(rate_limits.delete())  # each test starts with fresh rate-limit windows
         return apps[-1]
 
     yield make

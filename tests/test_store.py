@@ -12,9 +12,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from poetry import tiles
-from poetry.errors import BadInput, NotAllowed, RoundNotFound, TooManyAttempts, WrongPhase
+from poetry.errors import BadInput, NotAllowed, RoundNotFound, WrongPhase
 from poetry.rules import check_composition, rhyme_feet
-from poetry.store import Store, clean_text, metadata, seats
+from poetry.store import Store, clean_text, metadata, seats, utcnow
 from poetry.text import split_lines
 
 #: Run these tests on another database (e.g. PostgreSQL) with POETRY_TEST_DATABASE_URL=postgresql+psycopg://…
@@ -42,7 +42,7 @@ def full_table(store, host_plays=True):
     host = store.authenticate(code, created["host_token"])
     players = {}
     for name in ("子由", "少游", "魯直", "無咎")[: 3 if host_plays else 4]:
-        joined = store.join(code, name, client=f"10.0.0.{len(players)}-{uuid.uuid4()}")
+        joined = store.join(code, name)
         players[joined["seat"]] = store.authenticate(code, joined["token"])
     return code, host, players
 
@@ -128,26 +128,47 @@ def test_grades_are_stored_and_listed(store):
         store.set_grade(code, 3, "絕品")
 
 
-def test_joining_is_rate_limited_per_client(tmp_path):
-    store = Store(database_url(tmp_path, "rate.sqlite3"), join_limit=3)
-    code = store.create_round(title="試", host_name="主")["code"]
+def test_joining_is_rate_limited_per_client_in_the_database(tmp_path):
+    """The limiter's windows are rows of the store's database: every worker and every restart sees one count."""
+    from limits import parse
+    from limits.strategies import FixedWindowRateLimiter
+
+    from poetry.store import DatabaseStorage
+
+    url = database_url(tmp_path, "rate.sqlite3")
+    store = Store(url)
+    join_limit = parse("3 per 10 minutes")
+    limiter = FixedWindowRateLimiter(DatabaseStorage(engine=store.engine))
     guesser, guest = f"203.0.113.9-{uuid.uuid4()}", f"198.51.100.1-{uuid.uuid4()}"
-    for attempt in range(3):
-        with pytest.raises(RoundNotFound):
-            store.join("WRONG" + str(attempt), "猜碼", client=guesser)
-    with pytest.raises(TooManyAttempts):
-        store.join(code, "猜碼", client=guesser)
-    assert store.join(code, "正客", client=guest)["seat"] == 2
+    assert [limiter.hit(join_limit, "join", guesser) for _ in range(4)] == [True, True, True, False]
+    assert limiter.hit(join_limit, "join", guest)
     store.engine.dispose()
-    restarted = Store(database_url(tmp_path, "rate.sqlite3"), join_limit=3)  # the count is in the database
-    with pytest.raises(TooManyAttempts):
-        restarted.join(code, "猜碼", client=guesser)
+    restarted = Store(url)  # the count is in the database
+    assert not FixedWindowRateLimiter(DatabaseStorage(engine=restarted.engine)).hit(join_limit, "join", guesser)
     restarted.engine.dispose()
+
+
+def test_the_database_limit_holds_under_a_burst(tmp_path):
+    """60 concurrent counts of one key each get their own number: a limit of 20 lets exactly 20 through."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from limits import parse
+    from limits.strategies import FixedWindowRateLimiter
+
+    from poetry.store import DatabaseStorage
+
+    store = Store(database_url(tmp_path, "burst.sqlite3"))
+    limiter = FixedWindowRateLimiter(DatabaseStorage(engine=store.engine))
+    key = f"burst-{uuid.uuid4()}"
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        allowed = list(pool.map(lambda _: limiter.hit(parse("20 per 10 minutes"), "join", key), range(60)))
+    assert allowed.count(True) == 20
+    store.engine.dispose()
 
 
 def test_tokens_are_stored_only_as_hashes(store):
     created = store.create_round(title="密", host_name="主")
-    joined = store.join(created["code"], "客", client=str(uuid.uuid4()))
+    joined = store.join(created["code"], "客")
     with store.engine.connect() as conn:
         stored = [row.token_hash for row in conn.execute(seats.select())]
     for token in (created["host_token"], joined["token"]):
@@ -164,7 +185,7 @@ def test_concurrent_joins_never_seat_more_than_four(store):
 
     def join(i):
         try:
-            outcomes.append(store.join(code, f"客{i}", client=f"c{i}-{uuid.uuid4()}")["seat"])
+            outcomes.append(store.join(code, f"客{i}")["seat"])
         except WrongPhase:
             outcomes.append(None)
 
@@ -224,3 +245,54 @@ def test_composition_rules():
     assert check_composition("", poem, full.replace("樓", ""), "jizi", wildcards=1) == []
     twice = check_composition("", "山山", "山", "jizi")
     assert twice[0]["count"] == 1 and "只有一張" in twice[0]["message"]
+
+
+def test_submit_and_publish_racing_one_wins_and_the_other_is_a_409(store, monkeypatch):
+    """Publish lands while a submission's transaction is open: the submission is either refused (409) or
+    wholly before publication (its event first). On PostgreSQL both lock the round's row (FOR UPDATE)."""
+    from sqlalchemy import event
+
+    import poetry.store.store as store_module
+
+    monkeypatch.setattr(store_module, "check_composition", lambda *args: [])  # any poem may be handed in here
+    code, host, players = full_table(store)
+    store.deal(code, host, deal_fn=seeded(3))
+    submitter = threading.current_thread()
+    published = threading.Event()
+
+    def publish():
+        store.publish(code, host)
+        published.set()
+
+    def publish_mid_submission(conn, cursor, statement, *args):
+        if threading.current_thread() is submitter and statement.lstrip().startswith("SELECT rounds.phase") \
+                and not published.is_set() and not getattr(publish_mid_submission, "started", False):
+            publish_mid_submission.started = True
+            threading.Thread(target=publish, daemon=True).start()
+            published.wait(1.0)  # a locked row keeps it waiting; without the lock it publishes now
+
+    event.listen(store.engine, "after_cursor_execute", publish_mid_submission)
+    try:
+        outcome = store.submit(code, players[2], "靜夜思", "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。")
+    except WrongPhase:
+        outcome = None
+    finally:
+        event.remove(store.engine, "after_cursor_execute", publish_mid_submission)
+    assert published.wait(30)
+    kinds = [e["kind"] for e in store.events_since(code)]
+    if outcome is not None:  # the submission won: its event comes before publication
+        assert kinds.index("submitted") < kinds.index("published"), kinds
+    else:
+        assert "submitted" not in kinds
+
+
+@pytest.mark.parametrize("look_alike", ["子由\u200b", "子\u200d由", "\ufeff子由", "子由\u00a0"])
+def test_look_alike_names_are_one_name_in_the_database(store, look_alike):
+    from sqlalchemy.exc import IntegrityError
+
+    code, host, players = full_table(store)
+    with pytest.raises(BadInput):
+        store.join(code, look_alike)
+    with pytest.raises(IntegrityError), store.engine.begin() as conn:  # the database refuses one too
+        conn.execute(seats.insert().values(round_id=host.round_id, seat=9, name="子由", token_hash="x" * 64,
+                                           is_host=False, joined_at=utcnow()))

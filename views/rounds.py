@@ -31,6 +31,7 @@ from poetry.store import GRADES, RHYME_BOOKS, normalise_code
 from poetry.text import LIMITS, to_simplified
 from views.openapi import ERROR, TEXT, documented, json_body, ok, openapi_document, ref, round_operation
 from views.seats import (
+    check_form_csrf,
     cookie_name,
     csrf_token_for,
     current_seat,
@@ -106,7 +107,7 @@ def api_join(code: str):
     if get_store().authenticate(code, seat_token(code)) is not None:
         raise WrongPhase("你已經在這局入座了。")
     data = json_object()
-    joined = get_store().join(code, data.get("name"), client=request.remote_addr or "")
+    joined = get_store().join(code, data.get("name"))
     joined["link"] = url_for("rounds.seat_link", code=joined["code"], token=joined["token"], _external=True)
     return remember_seat(jsonify(joined), joined["code"], joined["token"]), 201
 
@@ -323,13 +324,26 @@ def _rhyme_names(rhyme_book: str) -> dict[str, str]:
     return names
 
 
-@bp.get("/r/<code>/k/<token>")
+@bp.route("/r/<code>/k/<token>", methods=["GET", "POST"])
 def seat_link(code: str, token: str):
-    """A private link (the 詩伯's host link, a player's own link): sets the seat cookie on this device."""
+    """A private link (the 詩伯's host link, a player's own link): sets the seat cookie on this device.
+
+    When this browser already holds another seat of the round, it asks first: the switch is a POST
+    carrying the current seat's CSRF token, so another player's link cannot move a browser silently.
+    """
     code = round_code(code)
-    if get_store().authenticate(code, token) is None:
+    store = get_store()
+    target = store.authenticate(code, token)
+    if target is None:
         raise NotFound("這個私人連結無效。")
-    response = redirect(url_for("rounds.round_page", code=code))
+    held = request.cookies.get(cookie_name(code))
+    current = store.authenticate(code, held)
+    if current is not None and current.seat != target.seat:
+        if request.method == "GET":
+            return render_template("seat_switch.html", info=store.round_info(code), current=current,
+                                   target=target, csrf=csrf_token_for(held))
+        check_form_csrf(held)
+    response = redirect(url_for("rounds.round_page", code=code), code=303 if request.method == "POST" else 302)
     response.headers["Referrer-Policy"] = "no-referrer"
     return remember_seat(response, code, token)
 

@@ -19,6 +19,7 @@ from werkzeug.exceptions import BadRequest, Forbidden
 
 from poetry.errors import RoundNotFound
 from poetry.store import Seat, Store, normalise_code
+from poetry.store.fields import BIDI_CONTROLS
 
 #: The seat cookie of round ABC234 is ``shipai_ABC234``.
 COOKIE_PREFIX = "shipai_"
@@ -70,8 +71,13 @@ def current_seat(code: str) -> Seat | None:
     return seat
 
 
-def _check_csrf(token: str) -> None:
-    sent = request.headers.get("X-CSRF-Token", "")
+def check_form_csrf(token: str) -> None:
+    """A form post (no script, so no header) carries the seat's CSRF token in its ``csrf`` field."""
+    _check_csrf(token, request.form.get("csrf", ""))
+
+
+def _check_csrf(token: str, sent: str | None = None) -> None:
+    sent = request.headers.get("X-CSRF-Token", "") if sent is None else sent
     if not hmac.compare_digest(sent.encode(), csrf_token_for(token).encode()):
         raise Forbidden("缺少或錯誤的 CSRF 驗證碼：請重新整理頁面再試。")
 
@@ -119,8 +125,9 @@ def json_object(fields: tuple[str, ...] | None = None, example: str | None = Non
 
 
 def refuse_controls(value: str, what: str) -> None:
-    """Control characters (NUL …) and lone surrogates are no part of a poem: refuse them by name."""
+    """Control characters (NUL, ESC …), bidi overrides (RLO …) and lone surrogates are no part of a poem:
+    refuse them by name (every API that reads a poem or a hand asks this)."""
     for char in value:
         category = unicodedata.category(char)
-        if (category == "Cc" and char not in ALLOWED_CONTROLS) or category == "Cs":
+        if (category == "Cc" and char not in ALLOWED_CONTROLS) or category == "Cs" or char in BIDI_CONTROLS:
             raise BadRequest(f"{what}含有無法辨識的控制字元（U+{ord(char):04X}），請刪去後再送出。")

@@ -16,6 +16,7 @@ from poetry.themes import MAX_CHARS, suggest_themes, themes_to_json
 from poetry.tiles import load_tile_set
 from views.openapi import ERROR, TEXT, documented, json_body, ok
 from views.script import reader_wants_simplified
+from views.seats import refuse_controls
 
 bp = Blueprint("themes", __name__)
 
@@ -74,4 +75,6 @@ def _parse_chars() -> str | list[str]:
         raise BadRequest("「chars」須為文字，或由字組成的清單。")
     if sum(len(c) for c in chars) > MAX_RAW:
         raise BadRequest(f"手牌太長了：最多 {MAX_CHARS} 字。")
+    for piece in [chars] if isinstance(chars, str) else chars:
+        refuse_controls(piece, "手牌")
     return chars

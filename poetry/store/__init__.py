@@ -11,7 +11,8 @@ The package's rooms:
 
 - ``schema``: the tables (``metadata``, which the Alembic migrations must produce), the engine, the migrations;
 - ``tokens``: round codes, seat tokens and :class:`Seat`;
-- ``fields``: vocabularies, field limits, timestamps and a new round's checked settings;
+- ``fields``: vocabularies, field limits, names, timestamps and a new round's checked settings;
+- ``ratelimit``: a storage for the ``limits`` rate limiter in the same database (shared by every worker);
 - ``store``: the :class:`Store`, one method per action of a round.
 
 Usage::
@@ -39,33 +40,35 @@ from poetry.store.fields import (
     PLAYERS,
     RHYME_BOOKS,
     RoundSettings,
+    clean_name,
     clean_text,
     round_settings,
     utcnow,
 )
+from poetry.store.ratelimit import DatabaseStorage
 from poetry.store.schema import (
     MIGRATIONS_DIR,
     drafts,
     events,
     grades,
     hands,
-    join_attempts,
     make_engine,
     metadata,
+    rate_limits,
     rounds,
     seats,
     submissions,
     upgrade_database,
 )
-from poetry.store.store import JOIN_LIMIT, JOIN_WINDOW, Store
+from poetry.store.store import Store
 from poetry.store.tokens import CODE_ALPHABET, CODE_LENGTH, Seat, hash_token, new_code, new_token, normalise_code
 
 __all__ = [
     "BadInput", "CompositionError", "NotAllowed", "RoundNotFound", "StoreError", "TooManyAttempts", "WrongPhase",
     "COMPOSITIONS", "MAX_WILDCARDS", "GRADES", "LIMITS", "PHASES", "PLAYERS", "RHYME_BOOKS",
-    "RoundSettings", "clean_text", "round_settings", "utcnow",
-    "MIGRATIONS_DIR", "drafts", "events", "grades", "hands", "join_attempts", "make_engine", "metadata", "rounds",
+    "RoundSettings", "clean_name", "clean_text", "round_settings", "utcnow",
+    "MIGRATIONS_DIR", "drafts", "events", "grades", "hands", "rate_limits", "make_engine", "metadata", "rounds",
     "seats", "submissions", "upgrade_database",
-    "JOIN_LIMIT", "JOIN_WINDOW", "Store",
+    "DatabaseStorage", "Store",
     "CODE_ALPHABET", "CODE_LENGTH", "Seat", "hash_token", "new_code", "new_token", "normalise_code",
 ]

@@ -20,7 +20,8 @@ RHYME_BOOKS = {"pingshui": "平水韻", "xinyun": "中華新韻"}
 GRADES = ("上品", "中品", "下品", "荒牌")
 PLAYERS = 4
 
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Bidirectional overrides and isolates (RLO …): they reorder what others see, so no field takes them.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def utcnow() -> datetime:
@@ -57,7 +58,7 @@ def clean_text(value: Any, field: str, label: str, *, required: bool = False, mu
         if char in "\n\t" and multiline:
             continue
         category = unicodedata.category(char)
-        if category == "Cc" or char in _BIDI_CONTROLS:
+        if category == "Cc" or char in BIDI_CONTROLS:
             raise BadInput(f"「{label}」含有控制字元（U+{ord(char):04X}），請刪去。")
         if category == "Cs":  # a lone surrogate: no text a keyboard makes, and no database stores it
             raise BadInput(f"「{label}」含有無法辨識的字元（U+{ord(char):04X}），請刪去。")
@@ -68,6 +69,30 @@ def clean_text(value: Any, field: str, label: str, *, required: bool = False, mu
     if required and not value:
         raise BadInput(f"請填寫「{label}」。")
     return value
+
+
+#: Characters that show nothing (or nothing of their own) and so make a look-alike name: fillers and
+#: blanks that Unicode counts as letters; the categories below catch format characters (ZWSP, ZWJ,
+#: LRM/RLM, BOM, word joiner, tags), combining marks and variation selectors.
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180e")
+_INVISIBLE_CATEGORIES = frozenset({"Cf", "Mn", "Me", "Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def clean_name(value: Any, field: str, label: str) -> str:
+    """A name as others will see it: NFKC, no invisible characters, spaces collapsed; refused when empty.
+
+    Two names that look alike are one name: 「東坡」 with a zero-width space, a compatibility ideograph
+    (U+F90A for 金) or a Kangxi radical (⼭ for 山) becomes the plain 「東坡」, 「金」, 「山」.
+
+    >>> clean_name("東坡\u200b", "name", "名號"), clean_name("\uf90a\u00a0\u2f2d", "name", "名號")
+    ('東坡', '金 山')
+    """
+    if isinstance(value, str):
+        value = unicodedata.normalize("NFKC", value)
+        value = "".join(char for char in value if char not in _INVISIBLE
+                        and unicodedata.category(char) not in _INVISIBLE_CATEGORIES - {"Cc", "Cs"})
+        value = " ".join(value.split())
+    return clean_text(value, field, label, required=True)
 
 
 def clean_flag(value: Any, label: str, default: bool) -> bool:
@@ -109,7 +134,7 @@ def round_settings(*, title: Any, host_name: Any, host_plays: Any = True, rhyme_
     3
     """
     title = clean_text(title, "title", "牌局標題", required=True)
-    host_name = clean_text(host_name, "host_name", "詩伯名號", required=True)
+    host_name = clean_name(host_name, "host_name", "詩伯名號")
     host_plays = clean_flag(host_plays, "詩伯是否抽牌作詩", True)
     penalty = clean_text(penalty, "penalty", "罰則")
     if rhyme_book is None:

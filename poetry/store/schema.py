@@ -7,12 +7,19 @@ new revision in ``migrations/versions/``.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock (migrate once before starting workers there)
+    fcntl = None
 
 from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -23,6 +30,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.engine import Engine
 
@@ -58,11 +66,12 @@ seats = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("round_id", Integer, ForeignKey("rounds.id", ondelete="CASCADE"), nullable=False),
     Column("seat", Integer, nullable=False),  # 1–4 draw and write; 0 is a 詩伯 who only judges
-    Column("name", Text, nullable=False),
+    Column("name", Text, nullable=False),  # normalised (fields.clean_name): one per round
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("is_host", Boolean, nullable=False),
     Column("joined_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("round_id", "seat", name="uq_seats_round_seat"),
+    Index("uq_seats_round_name", "round_id", "name", unique=True),
 )
 
 hands = Table(
@@ -107,14 +116,12 @@ grades = Table(
     Column("graded_at", DateTime(timezone=True), nullable=False),
 )
 
-join_attempts = Table(
-    "join_attempts",
+rate_limits = Table(  # the rate limiter's fixed windows (poetry.store.ratelimit), shared by every worker
+    "rate_limits",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("client", String(64), nullable=False),  # sha256 of the client address
-    Column("code", String(12), nullable=False),
-    Column("attempted_at", DateTime(timezone=True), nullable=False),
-    Index("ix_join_attempts_client_time", "client", "attempted_at"),
+    Column("key", String(255), primary_key=True),  # limit, scope and client (a hash for seats)
+    Column("count", Integer, nullable=False),
+    Column("expires_at", Float, nullable=False),  # epoch seconds when the window ends
 )
 
 events = Table(
@@ -144,7 +151,10 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             if path and path != ":memory:":
                 cursor.execute("PRAGMA journal_mode=WAL")
-                cursor.execute("PRAGMA synchronous=NORMAL")
+                # FULL: a write the app acknowledged survives a power cut, not only a crash of the
+                # process (NORMAL in WAL mode may lose the last commits then); docs/BENCHMARKS.md
+                # measures what it costs a draft save.
+                cursor.execute("PRAGMA synchronous=FULL")
             cursor.close()
 
         return engine
@@ -155,13 +165,39 @@ def make_engine(url: str) -> Engine:
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 
+#: The key of the PostgreSQL advisory lock held while migrating (any fixed 64-bit number; 詩牌 in hex).
+MIGRATION_LOCK_KEY = 0x8A69_7260
+
+
 def upgrade_database(engine: Engine) -> None:
-    """Run the Alembic migrations up to head on this engine (what the app does at start)."""
+    """Run the Alembic migrations up to head on this engine (what the app does at start).
+
+    Several workers start at once (gunicorn -w 4) and each migrates: a lock makes them take turns,
+    so the first creates the tables and the others find them made. PostgreSQL: an advisory lock
+    for the migration's transaction; SQLite: a lock on a file beside the database.
+    """
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    with engine.begin() as connection:
+    with _sqlite_file_lock(engine), engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+@contextlib.contextmanager
+def _sqlite_file_lock(engine: Engine):
+    """Hold an exclusive lock on ``<database>.migrate-lock`` (SQLite files only; elsewhere nothing)."""
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not database or database == ":memory:" or fcntl is None:
+        yield
+        return
+    with open(database + ".migrate-lock", "a") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)

@@ -11,22 +11,20 @@ import dataclasses
 import json
 import threading
 from collections.abc import Callable, Sequence
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from poetry.errors import BadInput, CompositionError, NotAllowed, RoundNotFound, TooManyAttempts, WrongPhase
+from poetry.errors import BadInput, CompositionError, NotAllowed, RoundNotFound, WrongPhase
 from poetry.rules import check_composition, ping_test, poem_report, require_poem
-from poetry.store.fields import GRADES, PLAYERS, clean_seat, clean_text, iso, round_settings, utcnow
+from poetry.store.fields import GRADES, PLAYERS, clean_name, clean_seat, clean_text, iso, round_settings, utcnow
 from poetry.store.schema import (
     drafts,
     events,
     grades,
     hands,
-    join_attempts,
     make_engine,
     rounds,
     seats,
@@ -35,23 +33,16 @@ from poetry.store.schema import (
 )
 from poetry.store.tokens import Seat, hash_token, new_code, new_token, normalise_code
 
-#: Join attempts allowed per client (IP) in the window; wrong codes count too (no guessing codes).
-JOIN_LIMIT = 20
-JOIN_WINDOW = timedelta(minutes=10)
-
 
 class Store:
     """Rounds, seats, hands, drafts, submissions, grades and the event log of one database."""
 
-    def __init__(self, url_or_engine: str | Engine, *, migrate: bool = True, tile_loader=None,
-                 checker=None, join_limit: int = JOIN_LIMIT, join_window: timedelta = JOIN_WINDOW):
+    def __init__(self, url_or_engine: str | Engine, *, migrate: bool = True, tile_loader=None, checker=None):
         self.engine = make_engine(url_or_engine) if isinstance(url_or_engine, str) else url_or_engine
         if migrate:
             upgrade_database(self.engine)
         self._tile_loader = tile_loader
         self._checker = checker
-        self.join_limit = join_limit
-        self.join_window = join_window
         #: wakes this process's event streams at once; other processes find events by polling the table
         self.new_event = threading.Condition()
 
@@ -91,6 +82,17 @@ class Store:
         if row is None:
             raise RoundNotFound(f"找不到牌局「{str(code)[:12]}」，請檢查代碼。")
         return row
+
+    def _lock_round(self, conn: Connection, round_id: int) -> str:
+        """The round's phase, its row locked for writing until this transaction ends.
+
+        Submit, reopen and publish each take this lock first, so exactly one of two racing actions goes
+        first and the other sees the phase it left (a 409). The lock is a write of the row to itself: on
+        PostgreSQL it holds the row like SELECT … FOR UPDATE; on SQLite it takes the database's write
+        lock, which a SELECT (run outside any transaction by the driver) would not.
+        """
+        conn.execute(rounds.update().where(rounds.c.id == round_id).values(phase=rounds.c.phase))
+        return conn.execute(select(rounds.c.phase).where(rounds.c.id == round_id)).scalar_one()
 
     def _hand_chars(self, conn: Connection, round_id: int, seat: int) -> str:
         """A seat's tiles in draw order ("" before the deal)."""
@@ -164,26 +166,12 @@ class Store:
         self._notify()
         return {"code": code, "host_token": token, "seat": seat}
 
-    def check_join_rate(self, client: str, code: str) -> None:
-        """Record a join attempt and refuse it when the client made too many lately (kept in the DB)."""
-        now = utcnow()
-        client_hash = hash_token(client or "?")
-        with self.engine.begin() as conn:
-            conn.execute(join_attempts.delete().where(join_attempts.c.attempted_at < now - self.join_window * 2))
-            recent = conn.execute(
-                select(func.count()).select_from(join_attempts).where(
-                    join_attempts.c.client == client_hash, join_attempts.c.attempted_at >= now - self.join_window)
-            ).scalar()
-            if recent >= self.join_limit:
-                minutes = max(1, int(self.join_window.total_seconds() // 60))
-                raise TooManyAttempts(f"加入嘗試太頻繁，請 {minutes} 分鐘後再試。")
-            conn.execute(join_attempts.insert().values(client=client_hash, code=normalise_code(code)[:12],
-                                                       attempted_at=now))
+    def join(self, code: str, name: Any) -> dict[str, Any]:
+        """Take the next free seat with a name; 409 when the table is full or the deal has begun.
 
-    def join(self, code: str, name: Any, client: str = "") -> dict[str, Any]:
-        """Take the next free seat with a name; 409 when the table is full or the deal has begun."""
-        self.check_join_rate(client, code)
-        name = clean_text(name, "name", "名號", required=True)
+        Names are compared as normalised (fields.clean_name), and the database holds one per round.
+        """
+        name = clean_name(name, "name", "名號")
         token = new_token()
         for _ in range(5):
             try:
@@ -205,7 +193,7 @@ class Store:
                     self._event(conn, row.id, "seats", {"seat": seat, "name": name})
                 self._notify()
                 return {"seat": seat, "token": token, "code": row.code}
-            except IntegrityError:  # two joined at once and took the same seat: try the next one
+            except IntegrityError:  # two joined at once and took the same seat (or name): look again
                 continue
         raise WrongPhase("座位剛被別人坐了，請再試一次。")
 
@@ -388,6 +376,8 @@ class Store:
         report = poem_report(text, row.rhyme_book, hand, self._checker)
         now = utcnow()
         with self.engine.begin() as conn:
+            if self._lock_round(conn, row.id) != "dealt":
+                raise WrongPhase("這局已經公佈，不能再交卷。")
             existing = conn.execute(select(submissions.c.locked).where(
                 submissions.c.round_id == row.id, submissions.c.seat == viewer.seat)).first()
             values = dict(title=title, text=text, report=json.dumps(report, ensure_ascii=False),
@@ -403,9 +393,6 @@ class Store:
                     submissions.c.locked.is_(False)).values(**values)).rowcount
                 if claimed != 1:
                     raise WrongPhase("你已經交卷了；要改請詩伯重開。")
-            phase = conn.execute(select(rounds.c.phase).where(rounds.c.id == row.id)).scalar()
-            if phase != "dealt":
-                raise WrongPhase("這局已經公佈，不能再交卷。")
             conn.execute(drafts.update().where(drafts.c.round_id == row.id, drafts.c.seat == viewer.seat)
                          .values(title=title, text=text, updated_at=now))
             self._event(conn, row.id, "submitted", {"seat": viewer.seat})
@@ -420,7 +407,7 @@ class Store:
             self._require_host(viewer, "重開交卷")
             if isinstance(seat, bool) or not isinstance(seat, int):
                 raise BadInput("「seat」必須是座位號（整數 1–4）。")
-            if row.phase != "dealt":
+            if self._lock_round(conn, row.id) != "dealt":
                 raise WrongPhase("只有抽牌後、公佈前可以重開交卷。")
             if not 1 <= seat <= PLAYERS:
                 raise RoundNotFound(f"沒有第 {seat} 座。")
@@ -440,8 +427,9 @@ class Store:
         with self.engine.begin() as conn:
             row = self._round(conn, code)
             self._require_host(viewer, "公佈")
-            if row.phase != "dealt":
-                raise WrongPhase("還沒抽牌，不能公佈。" if row.phase == "lobby" else "這局已經公佈了。")
+            phase = self._lock_round(conn, row.id)
+            if phase != "dealt":
+                raise WrongPhase("還沒抽牌，不能公佈。" if phase == "lobby" else "這局已經公佈了。")
             claimed = conn.execute(rounds.update().where(rounds.c.id == row.id, rounds.c.phase == "dealt")
                                    .values(phase="published", published_at=utcnow())).rowcount
             if claimed != 1:
@@ -465,10 +453,13 @@ class Store:
             if s.seat < 1:
                 continue
             sub = subs.get(s.seat)
+            reopened = sub is not None and not sub.locked  # reopened and never handed in again: 未交卷
+            if reopened:
+                sub = None
             grade = grade_rows.get(s.seat)
             poems.append({
                 "seat": s.seat, "name": s.name, "is_host": s.is_host,
-                "submitted": sub is not None and sub.locked,
+                "submitted": sub is not None, "reopened": reopened,
                 "title": sub.title if sub else "", "text": sub.text if sub else "",
                 "report": json.loads(sub.report) if sub and sub.report else None,
                 "grade": grade.grade if grade else None, "comment": grade.comment if grade else None,
