@@ -64,12 +64,15 @@ export function api(method, url, body, options = {}) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const token = csrfToken();
   if (token && method !== "GET") headers["X-CSRF-Token"] = token;
-  const answer = (ok, status, data) => ({ ok, status, data, detail: (data && data.detail) || "" });
+  // retryAfter: the seconds a 429 or 503 asks the page to wait (Retry-After), else 0
+  const answer = (ok, status, data, retryAfter) => ({ ok, status, data, detail: (data && data.detail) || "",
+                                                     retryAfter: retryAfter || 0 });
   return fetch(url, {
     method, headers, credentials: "same-origin", signal: options.signal,
     body: body === undefined ? undefined : JSON.stringify(body),
   }).then(
-    (response) => response.json().catch(() => ({})).then((data) => answer(response.ok, response.status, data)),
+    (response) => response.json().catch(() => ({})).then((data) => answer(
+      response.ok, response.status, data, Number(response.headers.get("Retry-After")) || 0)),
     (error) => {
       if (error && error.name === "AbortError") throw error;
       return answer(false, 0, {});

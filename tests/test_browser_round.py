@@ -148,6 +148,22 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
     server_text = watcher.evaluate(
         "code => fetch('/api/rounds/' + code + '/draft').then(r => r.json()).then(d => d.text)", code)
     assert server_text == before + "\n水"
+
+    # the database refuses a write (503 with Retry-After): the page says nothing is saved yet, keeps the
+    # text on this device, waits as asked and saves once the server takes it again
+    refusal = '{"error": "Service Unavailable", "detail": "尚未儲存，稍後自動重試。"}'
+    watcher.route("**/draft", lambda route: route.fulfill(
+        status=503, headers={"Retry-After": "1", "Content-Type": "application/json"}, body=refusal)
+        if route.request.method == "PUT" else route.continue_())
+    watcher.fill("#poem-text", before + "\n雲")
+    watcher.wait_for_selector("#save-status[data-kind='offline']", timeout=8000)
+    assert "尚未儲存" in watcher.inner_text("#save-status")
+    assert "雲" in watcher.evaluate("JSON.stringify(localStorage)")
+    watcher.unroute("**/draft")
+    watcher.wait_for_selector("#save-status[data-kind='ok']", timeout=20000)
+    server_text = watcher.evaluate(
+        "code => fetch('/api/rounds/' + code + '/draft').then(r => r.json()).then(d => d.text)", code)
+    assert server_text == before + "\n雲"
     watcher.locator("#editor-panel").scroll_into_view_if_needed()
     watcher.wait_for_timeout(600)  # let the live check draw its report
     shot(watcher, "round-editor-desktop")

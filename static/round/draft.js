@@ -71,10 +71,11 @@ function notSaved(page, r) {
   const draft = page.draft;
   draft.dirty = true;  // keep it
   if (r.status === 0 || r.status >= 500 || r.status === 429) {
-    // try again, a little later each time
-    setSaveStatus(page.S.offlineSave, "offline");
+    // kept on this device (keepLocal); try again, a little later each time, or when the server asks (Retry-After)
+    setSaveStatus(r.status === 503 || r.status === 429 ? r.detail || page.S.offlineSave : page.S.offlineSave,
+                  "offline");
     clearTimeout(draft.timer);
-    draft.timer = setTimeout(() => saveNow(page), draft.retryDelay);
+    draft.timer = setTimeout(() => saveNow(page), Math.max(draft.retryDelay, r.retryAfter * 1000));
     draft.retryDelay = Math.min(draft.retryDelay * 2, MAX_RETRY);
   } else {
     setSaveStatus(r.detail || page.S.networkError, "error");
