@@ -1,7 +1,7 @@
 """The 詩牌 web app: create_app() wires config, blueprints, error handlers and the script switch.
 
 This is the only place (with views/) that imports Flask; all poetry logic lives in the poetry package.
-Run it with `python app.py` (127.0.0.1:5000) or `flask --app app run`.
+Run it with `python app.py [--host H] [--port P] [--workers N]` (127.0.0.1:5000, serve.py) or `flask --app app run`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from flask import Flask, current_app, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
+import live
 from poetry.errors import CompositionError, PoetryError
 from poetry.store import Store
 from views import check, judge, pages, rounds, script, themes
@@ -44,7 +45,10 @@ def default_config(instance_path: str) -> dict[str, object]:
         "JOIN_LIMIT": 20,  # join attempts per client (IP) in the window; wrong codes count too
         "JOIN_WINDOW_SECONDS": 600,
         "EVENT_STREAM_SECONDS": 300,  # a live event stream ends after this; EventSource reconnects
-        "EVENT_POLL_SECONDS": 0.4,  # how often a stream looks for other workers' events
+        "EVENT_POLL_SECONDS": 0.4,  # SQLite: how often one shared poll per process looks for other processes' events
+        "LIVE_STREAMS_PER_CLIENT": 20,  # open event streams per client address (429 past it)
+        "LIVE_STREAMS_PER_ROUND": 50,  # open event streams per round (429 past it)
+        "REDIS_URL": None,  # set (or env REDIS_URL): events reach other processes by Redis pub/sub (live.py)
         "WARM_UP": None,  # None: load the theme and grading models at start unless TESTING
     }
 
@@ -72,6 +76,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         join_limit=int(app.config["JOIN_LIMIT"]),
         join_window=timedelta(seconds=int(app.config["JOIN_WINDOW_SECONDS"])),
     )
+
+    live.init_app(app)
 
     for module in (pages, check, rounds, themes, judge):
         app.register_blueprint(module.bp)
@@ -177,6 +183,7 @@ _CHINESE_HTTP = {
 
 
 if __name__ == "__main__":
-    # The development server, threaded so that live event streams do not block other requests.
-    # A club serves with gunicorn: see README.
-    create_app().run(host="127.0.0.1", port=5000, threaded=True)
+    # `python app.py [--host H] [--port P] [--workers N]`: gunicorn's gevent worker (serve.py, docs/LIVE_UPDATES.md)
+    import serve
+
+    raise SystemExit(serve.main())
