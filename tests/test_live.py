@@ -2,7 +2,9 @@
 
 import json
 import os
+import shutil
 import socket
+import subprocess
 import time
 import urllib.request
 
@@ -11,7 +13,7 @@ import pytest
 import live
 from app import create_app
 from poetry.store import Store
-from tests.conftest import serving
+from tests.conftest import free_port, serving
 
 #: Run the cross-process test on PostgreSQL with POETRY_TEST_DATABASE_URL=postgresql+psycopg://… (test_postgres.sh)
 OTHER_DATABASE = os.environ.get("POETRY_TEST_DATABASE_URL")
@@ -174,3 +176,47 @@ def test_an_event_written_by_one_process_reaches_a_stream_on_another_by_push(tmp
             assert time.monotonic() - started < 5
         finally:
             sock.close()
+
+
+@pytest.fixture
+def redis_url(tmp_path):
+    """A throwaway redis-server on a free loopback port (scripts/test.sh installs it)."""
+    binary = shutil.which("redis-server")
+    if not binary:
+        pytest.skip("redis-server is not installed (scripts/test.sh installs it)")
+    port = free_port()
+    server = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                               "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        import redis
+
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis.from_url(url).ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_with_redis_an_event_of_one_process_wakes_a_stream_of_another(tmp_path, redis_url):
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    here, there = Store(url), Store(url, migrate=False)
+    config = {"LIVE_STREAMS_PER_CLIENT": 20, "LIVE_STREAMS_PER_ROUND": 50, "EVENT_POLL_SECONDS": 3600,
+              "REDIS_URL": redis_url}
+    here.announcer, there.announcer = live.make_broker(here, config), live.make_broker(there, config)
+    assert isinstance(here.announcer, live.RedisBroker)
+    code = here.create_round(title="春日", host_name="東坡")["code"]
+    subscription = here.announcer.subscribe(code, "127.0.0.1")
+    time.sleep(0.3)  # subscribed to the channel
+    subscription.clear()
+    there.join(code, "子由")
+    assert subscription.wait(5)
+    here.announcer.unsubscribe(subscription)
