@@ -87,6 +87,7 @@ class Broker:
         self._rounds: dict[str, set[Subscription]] = {}
         self._clients: Counter[str] = Counter()
         self._listener: threading.Thread | None = None
+        self._closed = threading.Event()
 
     # -- what the Store tells it (Store.announcer) --
 
@@ -159,6 +160,10 @@ class Broker:
     def _listen(self) -> None:
         """Receive other processes' events and wake their rounds (the base class has none to receive)."""
 
+    def close(self) -> None:
+        """Stop listening (once the listener's current wait or connection ends)."""
+        self._closed.set()
+
 
 class PollingBroker(Broker):
     """One machine without a message channel (SQLite): one shared poll of the table per process.
@@ -169,8 +174,7 @@ class PollingBroker(Broker):
 
     def _listen(self) -> None:
         seen = self._last_event_id()
-        while True:
-            time.sleep(self.poll_seconds)
+        while not self._closed.wait(self.poll_seconds):
             if not self.rounds_open():
                 continue
             try:
@@ -214,7 +218,7 @@ class PostgresBroker(Broker):
         engine = self.store.engine
         args, params = engine.dialect.create_connect_args(engine.url)
         params.pop("context", None)
-        while True:
+        while not self._closed.is_set():
             try:
                 with psycopg.connect(*args, autocommit=True, **params) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
@@ -223,7 +227,7 @@ class PostgresBroker(Broker):
                         self.wake(note.payload)
             except psycopg.Error:
                 logger.exception("the LISTEN connection failed; connecting again")
-            time.sleep(RECONNECT_SECONDS)
+            self._closed.wait(RECONNECT_SECONDS)
 
 
 class RedisBroker(Broker):
@@ -248,7 +252,7 @@ class RedisBroker(Broker):
     def _listen(self) -> None:
         import redis
 
-        while True:
+        while not self._closed.is_set():
             try:
                 pubsub = redis.Redis.from_url(self.redis_url).pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
@@ -257,8 +261,9 @@ class RedisBroker(Broker):
                     if message["type"] == "message":
                         self.wake(message["data"].decode())
             except redis.RedisError:
-                logger.exception("the Redis subscription failed; subscribing again")
-            time.sleep(RECONNECT_SECONDS)
+                if not self._closed.is_set():
+                    logger.exception("the Redis subscription failed; subscribing again")
+            self._closed.wait(RECONNECT_SECONDS)
 
 
 def make_broker(store: Store, config) -> Broker:
@@ -291,22 +296,30 @@ class EventStream:
     (the browser reconnects with ``Last-Event-ID``).
     """
 
-    def __init__(self, broker: Broker, subscription: Subscription, after: int, seconds: float):
+    def __init__(self, broker: Broker, code: str, client: str, after: int, seconds: float):
+        """Subscribe (TooManyStreams past a limit), then read what the client missed (RoundNotFound: 404)."""
         self.broker = broker
-        self.subscription = subscription
+        self.subscription = broker.subscribe(code, client)
         self.after = after
         self.seconds = seconds
+        try:
+            self._first = self._read(after)
+        except BaseException:
+            self.close()
+            raise
+
+    def _read(self, after: int) -> list[dict[str, Any]]:
+        self.subscription.clear()  # before reading: an event committed after the read wakes the next wait
+        return self.broker.store.events_since(self.subscription.code, after, limit=BATCH)
 
     def __iter__(self) -> Iterator[str]:
         return self._lines()
 
     def _lines(self) -> Iterator[str]:
-        store, sub = self.broker.store, self.subscription
+        sub, batch = self.subscription, self._first
         last, deadline = self.after, time.monotonic() + self.seconds
         yield "retry: 1500\n\n"
         while True:
-            sub.clear()  # before reading: an event committed after the read wakes the wait below
-            batch = store.events_since(sub.code, last, limit=BATCH)
             for item in batch:
                 last = item["id"]
                 payload = json.dumps(item["data"], ensure_ascii=False)
@@ -315,9 +328,11 @@ class EventStream:
             if remaining <= 0:
                 return
             if len(batch) == BATCH or sub.wait(min(PING_SECONDS, remaining)):
-                continue
-            if deadline - time.monotonic() > 0:
-                yield ": ping\n\n"
+                batch = self._read(last)
+            else:
+                batch = []  # silence: no query, only a comment line (unless the stream is over)
+                if deadline - time.monotonic() > 0:
+                    yield ": ping\n\n"
 
     def close(self) -> None:
         self.broker.unsubscribe(self.subscription)

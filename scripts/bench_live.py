@@ -173,21 +173,26 @@ class Stream:
         self.open = asyncio.Event()
 
     async def run(self, port: int, gate: asyncio.Semaphore) -> None:
-        async with gate:
+        await gate.acquire()  # held until the stream is open and has its first event, as a page's would be
+        writer = None
+        try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(f"GET /api/rounds/{self.code}/events HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
             status = await reader.readline()
             if b" 200 " not in status:
                 raise RuntimeError(f"stream refused: {status!r}")
-        try:
             while line := await reader.readline():
                 if line.startswith(b"data: ") and b'"seat"' in line:
                     seat = json.loads(line[6:])["seat"]
                     self.arrived.setdefault(seat, time.perf_counter())
-                    if seat == 1:
+                    if seat == 1 and not self.open.is_set():
                         self.open.set()
+                        gate.release()
         finally:
-            writer.close()
+            if not self.open.is_set():
+                gate.release()
+            if writer is not None:
+                writer.close()
 
 
 async def http_get(port: int, path: str) -> float:

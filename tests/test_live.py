@@ -116,6 +116,7 @@ def test_one_shared_poll_finds_another_processs_events(tmp_path):
     there.join(code, "子由")
     assert subscription.wait(5)
     broker.unsubscribe(subscription)
+    broker.close()
 
 
 def test_more_streams_than_the_old_thread_count_and_the_api_still_answers(tmp_path):
@@ -220,3 +221,5 @@ def test_with_redis_an_event_of_one_process_wakes_a_stream_of_another(tmp_path, 
     there.join(code, "子由")
     assert subscription.wait(5)
     here.announcer.unsubscribe(subscription)
+    for store in (here, there):
+        store.announcer.close()

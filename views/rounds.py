@@ -234,19 +234,16 @@ def api_results(code: str):
 def api_events(code: str):
     """Server-sent events: every change of the round, public data only; clients then fetch what they may see."""
     code = round_code(code)
-    store = get_store()
-    store.round_info(code)  # 404 for an unknown round before the stream starts
     after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
     try:
         after_id = min(max(0, int(after)), 2**31 - 1)  # an id, whatever a client sends
     except ValueError:
         raise BadRequest("「after」必須是整數。") from None
-    broker = current_app.extensions["live_broker"]
-    try:
-        subscription = broker.subscribe(code, request.remote_addr or "")
+    try:  # 404 for an unknown round before the stream starts
+        stream = live.EventStream(current_app.extensions["live_broker"], code, request.remote_addr or "", after_id,
+                                  float(current_app.config["EVENT_STREAM_SECONDS"]))
     except live.TooManyStreams as exc:
         raise TooManyRequests(exc.message) from None
-    stream = live.EventStream(broker, subscription, after_id, float(current_app.config["EVENT_STREAM_SECONDS"]))
     response = Response(stream, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
