@@ -99,11 +99,20 @@ def serve_with_gevent(host: str, port: int, header_timeout: int) -> None:
 
     from app import create_app
 
+    class SlowHeaders(Exception):
+        """The request line and headers took longer than ``header_timeout`` (slowloris)."""
+
     class Handler(WSGIHandler):
         """Closes a connection whose request line and headers take longer than ``header_timeout``."""
 
+        def handle(self):
+            try:
+                super().handle()
+            except SlowHeaders:
+                pass  # the server closes the connection
+
         def read_requestline(self):
-            self._headers_due = gevent.Timeout.start_new(header_timeout)
+            self._headers_due = gevent.Timeout.start_new(header_timeout, SlowHeaders)
             return super().read_requestline()
 
         def read_request(self, raw_requestline):

@@ -69,11 +69,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(database_url: str, *, args=(), log_dir=None, **config):
+def serving(database_url: str, *, args=(), log_dir=None, command="app.py", **config):
     """Serve the app with the real serving command, `python app.py`, on a free loopback port; yields its base URL.
 
-    ``config`` goes in as FLASK_* variables (TESTING and a SECRET_KEY by default); the server is stopped
-    (SIGINT: gunicorn's quick shutdown) after. Its output is in ``log_dir``/server-<port>.log.
+    ``command`` may be ``serve.py`` (one gevent process, as on Windows). ``config`` goes in as FLASK_*
+    variables (TESTING and a SECRET_KEY by default); the server is stopped (SIGINT: gunicorn's quick
+    shutdown) after. Its output is in ``log_dir``/server-<port>.log.
     """
     port = free_port()
     settings = {"TESTING": True, "SECRET_KEY": "browser-test", **config}
@@ -82,7 +83,7 @@ def serving(database_url: str, *, args=(), log_dir=None, **config):
               for name, value in settings.items()}}
     log_path = os.path.join(log_dir or tempfile.gettempdir(), f"server-{port}.log")
     with open(log_path, "wb") as log:
-        server = subprocess.Popen([sys.executable, "app.py", "--port", str(port), *args], cwd=ROOT, env=env,
+        server = subprocess.Popen([sys.executable, command, "--port", str(port), *args], cwd=ROOT, env=env,
                                   stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -140,8 +140,15 @@ def test_more_streams_than_the_old_thread_count_and_the_api_still_answers(tmp_pa
                 sock.close()
 
 
-def test_a_client_that_never_finishes_its_headers_is_cut_off(tmp_path):
-    with serving(f"sqlite:///{tmp_path / 'h.sqlite3'}", log_dir=tmp_path, args=["--header-timeout", "1"]) as base:
+@pytest.mark.parametrize("command", ["app.py", "serve.py"])
+def test_a_client_that_never_finishes_its_headers_is_cut_off(tmp_path, command):
+    """gunicorn's gevent worker, and gevent's own server where gunicorn does not run (serve.py, Windows)."""
+    with serving(f"sqlite:///{tmp_path / 'h.sqlite3'}", log_dir=tmp_path, command=command,
+                 args=["--header-timeout", "1"]) as base:
+        code = post(base, "/api/rounds", {"title": "春日山行", "host_name": "東坡"})["code"]
+        stream = open_stream(base, code)
+        read_until(stream, b"event: seats", 20)
+        stream.close()
         host, port = base.removeprefix("http://").split(":")
         sock = socket.create_connection((host, int(port)), timeout=10)
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
