@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -81,6 +82,16 @@ def raise_file_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def stop(server: subprocess.Popen, seconds: float = 15) -> None:
+    """Stop a server started as `python app.py` (SIGINT: gunicorn's quick shutdown), killing it if it lingers."""
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
 
 
 def _replace_process(argv: list[str], env: dict[str, str]) -> int:

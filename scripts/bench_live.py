@@ -27,7 +27,6 @@ import glob
 import json
 import os
 import resource
-import signal
 import socket
 import subprocess
 import sys
@@ -41,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from live import make_broker  # noqa: E402
 from poetry.store import Store  # noqa: E402
+from serve import stop  # noqa: E402
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -112,11 +112,7 @@ def served(database_url: str, workers: int, streams: int):
             time.sleep(0.3)
         yield base, server.pid
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server, 30)
         log.close()
 
 

@@ -4,7 +4,6 @@ import contextlib
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -15,6 +14,7 @@ import urllib.request
 import pytest
 
 from app import create_app
+from serve import stop
 
 
 def pytest_configure(config):
@@ -90,12 +90,7 @@ def serving(database_url: str, *, args=(), log_dir=None, command="app.py", **con
         _wait_until_serving(base, server, log_path)
         yield base
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
 
 
 def _wait_until_serving(base: str, server: subprocess.Popen, log_path: str, seconds: float = 90) -> None:
