@@ -1,7 +1,7 @@
 """The 詩牌 web app: create_app() wires config, blueprints, error handlers and the script switch.
 
 This is the only place (with views/) that imports Flask; all poetry logic lives in the poetry package.
-Run it with `python app.py` (127.0.0.1:5000) or `flask --app app run`.
+Run it with `python app.py [--host H] [--port P] [--workers N]` (127.0.0.1:5000, serve.py) or `flask --app app run`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+import live
 from poetry.errors import CompositionError, PoetryError
 from poetry.store import Store
 from views import check, judge, limiting, pages, rounds, script, themes
@@ -40,30 +41,28 @@ def default_config(instance_path: str) -> dict[str, object]:
         "SECRET_KEY": None,  # None: a random key kept in instance/secret_key
         "MAX_CONTENT_LENGTH": 1 * 1024 * 1024,
         "JSON_AS_ASCII": False,
-        # True: `alembic upgrade head` at start. With several workers on PostgreSQL, migrate once before
-        # starting them (alembic -c migrations/alembic.ini upgrade head) and set FLASK_AUTO_MIGRATE=false.
+        # True: `alembic upgrade head` at start, under a lock (PostgreSQL advisory lock, a file lock beside an
+        # SQLite file) so that workers take turns; `python app.py` migrates once before its workers start.
         "AUTO_MIGRATE": True,
-        "JOIN_LIMIT": 20,  # join attempts per client (IP) in the window; wrong codes count too
-        "JOIN_WINDOW_SECONDS": 600,
+        # Live updates (live.py, docs/LIVE_UPDATES.md)
         "EVENT_STREAM_SECONDS": 300,  # a live event stream ends after this; EventSource reconnects
-        "EVENT_POLL_SECONDS": 0.4,  # how often a stream looks for other workers' events
+        "EVENT_POLL_SECONDS": 0.4,  # SQLite: how often one shared poll per process looks for other processes' events
+        "LIVE_STREAMS_PER_CLIENT": 20,  # open event streams per client address (429 past it)
+        "LIVE_STREAMS_PER_ROUND": 50,  # open event streams per round (429 past it)
+        # Redis, e.g. redis://localhost:6379/0: live events cross processes by pub/sub, and the limits below
+        # are counted there; None: NOTIFY on PostgreSQL (a shared poll on SQLite), limits in the database
+        "REDIS_URL": None,
+        # Limits (README: "Limits and proxies"): Flask-Limiter strings, counted per client in storage every
+        # worker shares
+        "TRUSTED_PROXIES": 0,  # reverse-proxy hops whose X-Forwarded-For/-Proto to trust (werkzeug's ProxyFix)
+        "CREATE_ROUND_LIMIT": "60 per 10 minutes",  # new rounds per client: a club never meets it
+        "JOIN_LIMIT": 20,  # join attempts per client in JOIN_WINDOW_SECONDS (wrong codes too)
+        "JOIN_WINDOW_SECONDS": 600,
+        "WRONG_CODE_LIMIT": "30 per 10 minutes",  # answers 404 (unknown round, bad private link) per client
+        "WRITE_LIMIT": "240 per minute",  # writes per seat (drafts are saved as one types)
+        "MAX_JSON_DEPTH": 32,  # nesting of a JSON body; deeper is a 400 (a round's bodies need 3)
         "WARM_UP": None,  # None: load the theme and grading models at start unless TESTING
-        **HARDENING_DEFAULTS,
     }
-
-
-#: The limits and the proxy setting (README: "Limits and proxies"). Limits are Flask-Limiter strings,
-#: counted per client in storage every worker shares: the database, or REDIS_URL when it is set.
-HARDENING_DEFAULTS: dict[str, object] = {
-    "TRUSTED_PROXIES": 0,  # reverse-proxy hops whose X-Forwarded-For/-Proto to trust (werkzeug's ProxyFix)
-    "REDIS_URL": None,  # e.g. redis://localhost:6379/0 (needs the redis package); None: the database
-    "CREATE_ROUND_LIMIT": "60 per 10 minutes",  # new rounds per client: a club never meets it
-    "JOIN_LIMIT": 20,  # join attempts per client in JOIN_WINDOW_SECONDS (wrong codes too)
-    "JOIN_WINDOW_SECONDS": 600,
-    "WRONG_CODE_LIMIT": "30 per 10 minutes",  # answers 404 (unknown round, bad private link) per client
-    "WRITE_LIMIT": "240 per minute",  # writes per seat (drafts are saved as one types)
-    "MAX_JSON_DEPTH": 32,  # nesting of a JSON body; deeper is a 400 (a round's bodies need 3)
-}
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -87,6 +86,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     hops = int(app.config["TRUSTED_PROXIES"])
     if hops > 0:  # the client is the address the nearest trusted proxy saw, not the proxy's own
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+
+    live.init_app(app)
 
     for module in (pages, check, rounds, themes, judge):
         app.register_blueprint(module.bp)
@@ -295,6 +296,7 @@ def _csp_nonce() -> str:
 
 
 if __name__ == "__main__":
-    # The development server, threaded so that live event streams do not block other requests.
-    # A club serves with gunicorn: see README.
-    create_app().run(host="127.0.0.1", port=5000, threaded=True)
+    # `python app.py [--host H] [--port P] [--workers N]`: gunicorn's gevent worker (serve.py, docs/LIVE_UPDATES.md)
+    import serve
+
+    raise SystemExit(serve.main())

@@ -10,6 +10,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
 # The store is tested on PostgreSQL too (scripts/test_postgres.sh starts a throwaway server).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+# Live events by Redis pub/sub are tested on a throwaway redis-server (tests/test_live.py).
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

@@ -1,16 +1,20 @@
-"""Shared fixtures: an app on a temporary SQLite file, its test client, and warnings as errors."""
+"""Shared fixtures: an app on a temporary SQLite file, its test client, the served app, and warnings as errors."""
 
 import contextlib
 import json
 import os
 import shutil
-import threading
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 import urllib.request
 
 import pytest
-from werkzeug.serving import make_server
 
 from app import create_app
+from serve import stop
 
 
 def pytest_configure(config):
@@ -54,30 +58,59 @@ def api(base, method, path, body=None, token=None):
         return json.load(response)
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on (the OS picks it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 @contextlib.contextmanager
-def serving(app):
-    """Serve ``app`` on a free loopback port in a thread; yields its base URL, stops the server after."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+def serving(database_url: str, *, args=(), log_dir=None, command="app.py", **config):
+    """Serve the app with the real serving command, `python app.py`, on a free loopback port; yields its base URL.
+
+    ``command`` may be ``serve.py`` (one gevent process, as on Windows). ``config`` goes in as FLASK_*
+    variables (TESTING and a SECRET_KEY by default); the server is stopped (SIGINT: gunicorn's quick
+    shutdown) after. Its output is in ``log_dir``/server-<port>.log.
+    """
+    port = free_port()
+    settings = {"TESTING": True, "SECRET_KEY": "browser-test", **config}
+    env = {**os.environ, "DATABASE_URL": database_url,
+           **{f"FLASK_{name}": value if isinstance(value, str) else json.dumps(value)
+              for name, value in settings.items()}}
+    log_path = os.path.join(log_dir or tempfile.gettempdir(), f"server-{port}.log")
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen([sys.executable, command, "--port", str(port), *args], cwd=ROOT, env=env,
+                                  stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        _wait_until_serving(base, server, log_path)
+        yield base
     finally:
-        server.shutdown()
-        thread.join(timeout=5)
+        stop(server)
+
+
+def _wait_until_serving(base: str, server: subprocess.Popen, log_path: str, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            break
+        try:
+            with urllib.request.urlopen(base + "/api/openapi.json", timeout=5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    with open(log_path, encoding="utf-8", errors="replace") as log:
+        pytest.fail(f"`python app.py` did not start serving {base}:\n{log.read()[-3000:]}")
 
 
 @pytest.fixture
 def live_server(tmp_path):
-    """The app served on a free loopback port in a thread; yields its base URL."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "browser-test",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}",
-        }
-    )
-    with serving(app) as base:
+    """The app served by `python app.py` on a free loopback port; yields its base URL."""
+    with serving(f"sqlite:///{tmp_path / 'live.sqlite3'}", log_dir=tmp_path) as base:
         yield base
 
 
@@ -93,12 +126,12 @@ def served_round(tmp_path, round_penalty):
     at seat 1, then 子由, 少游, 魯直); yields (base URL, code, {seat: token})."""
     from tests.judge_fixtures import judged_round
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test",
-                      "DATABASE_URL": f"sqlite:///{tmp_path / 'round.sqlite3'}"})
+    url = f"sqlite:///{tmp_path / 'round.sqlite3'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test", "DATABASE_URL": url})
     code, tokens = judged_round(app, app.test_client(), penalty=round_penalty)
-    with serving(app) as base:
-        yield base, code, tokens
     app.extensions["poetry_store"].engine.dispose()
+    with serving(url, log_dir=tmp_path) as base:
+        yield base, code, tokens
 
 
 @pytest.fixture(scope="session")

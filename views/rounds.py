@@ -8,9 +8,6 @@ one the same shape. Live updates are server-sent events read from the store's ev
 
 from __future__ import annotations
 
-import json
-import time
-
 from flask import (
     Blueprint,
     Response,
@@ -19,11 +16,11 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
-from werkzeug.exceptions import BadRequest, NotFound
+from werkzeug.exceptions import BadRequest, NotFound, TooManyRequests
 
+import live
 from poetry.errors import WrongPhase
 from poetry.prosody import get_rhyme_book
 from poetry.rules import COMPOSITIONS, MAX_WILDCARDS
@@ -231,41 +228,24 @@ def api_results(code: str):
 @documented(round_operation(
     "即時事件（server-sent events）", {"200": {"description": "text/event-stream",
                                         "content": {"text/event-stream": {"schema": TEXT}}},
-                                "404": ERROR}, secured=False,
+                                "404": ERROR, "429": ERROR}, secured=False,
     description="Events: seats, dealt, submitted, reopened, published, graded. Payloads are "
-                "public; clients fetch what their seat may see. Resume with Last-Event-ID."))
+                "public; clients fetch what their seat may see. Resume with Last-Event-ID. "
+                "429 past LIVE_STREAMS_PER_CLIENT open streams of one address or LIVE_STREAMS_PER_ROUND of one round."))
 def api_events(code: str):
     """Server-sent events: every change of the round, public data only; clients then fetch what they may see."""
     code = round_code(code)
-    store = get_store()
-    store.round_info(code)  # 404 for an unknown round before the stream starts
     after = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
     try:
         after_id = min(max(0, int(after)), 2**31 - 1)  # an id, whatever a client sends
     except ValueError:
         raise BadRequest("「after」必須是整數。") from None
-    seconds = float(current_app.config["EVENT_STREAM_SECONDS"])
-    poll = float(current_app.config["EVENT_POLL_SECONDS"])
-
-    def stream():
-        last, deadline, quiet_since = after_id, time.monotonic() + seconds, time.monotonic()
-        yield "retry: 1500\n\n"
-        while True:
-            batch = store.events_since(code, last)
-            for item in batch:
-                last = item["id"]
-                payload = json.dumps(item["data"], ensure_ascii=False)
-                yield f"id: {last}\nevent: {item['kind']}\ndata: {payload}\n\n"
-            if time.monotonic() >= deadline:
-                return
-            if batch:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since > 10:
-                quiet_since = time.monotonic()
-                yield ": ping\n\n"  # finds a closed connection, keeps proxies from timing out
-            store.wait_for_event(min(poll, max(0.0, deadline - time.monotonic())))
-
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    try:  # 404 for an unknown round before the stream starts
+        stream = live.EventStream(current_app.extensions["live_broker"], code, request.remote_addr or "", after_id,
+                                  float(current_app.config["EVENT_STREAM_SECONDS"]))
+    except live.TooManyStreams as exc:
+        raise TooManyRequests(exc.message) from None
+    response = Response(stream, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -43,8 +43,12 @@ class Store:
             upgrade_database(self.engine)
         self._tile_loader = tile_loader
         self._checker = checker
-        #: wakes this process's event streams at once; other processes find events by polling the table
+        #: wakes this process's event streams at once (live.py's broker also tells other processes)
         self.new_event = threading.Condition()
+        #: told of every event: ``in_transaction(conn, code)`` as it is written, ``committed(codes)`` after
+        #: (live.Broker: PostgreSQL NOTIFY, Redis publish, this process's streams); None: only the Condition
+        self.announcer = None
+        self._written = threading.local()  # codes of the rounds whose events this thread has not announced
 
     # -- the tiles of a round (its own set, or the standard one) --
 
@@ -522,9 +526,16 @@ class Store:
         """Append a public event in the action's transaction (every worker's streams read the table)."""
         conn.execute(events.insert().values(round_id=round_id, kind=kind,
                                             payload=json.dumps(payload, ensure_ascii=False), created_at=utcnow()))
+        code = conn.execute(select(rounds.c.code).where(rounds.c.id == round_id)).scalar_one()
+        if self.announcer is not None:
+            self.announcer.in_transaction(conn, code)
+        self._written.codes = {*getattr(self._written, "codes", ()), code}
 
     def _notify(self) -> None:
-        """Wake this process's event streams once the action's transaction is committed."""
+        """Wake the event streams once the action's transaction is committed (the announcer's, this process's)."""
+        codes, self._written.codes = getattr(self._written, "codes", set()), set()
+        if self.announcer is not None and codes:
+            self.announcer.committed(codes)
         with self.new_event:
             self.new_event.notify_all()
 
