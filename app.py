@@ -72,7 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(default_config(app.instance_path))
     app.config.from_prefixed_env()
-    for name in ("DATABASE_URL", "SECRET_KEY"):
+    for name in ("DATABASE_URL", "SECRET_KEY", "REDIS_URL"):
         if os.environ.get(name):
             app.config[name] = os.environ[name]
     if test_config:
