@@ -297,8 +297,8 @@ def test_a_reopened_poem_never_handed_in_again_is_not_published(app, client):
     assert "重開後未再交" in page
 
 
-def test_a_chunked_body_over_the_limit_is_a_413(app):
-    with serving(app) as base:
+def test_a_chunked_body_over_the_limit_is_a_413(tmp_path):
+    with serving(f"sqlite:///{tmp_path / 'chunked.sqlite3'}", log_dir=tmp_path) as base:
         connection = http.client.HTTPConnection(*base[len("http://"):].split(":"))
         chunks = (b'{"text": "' if i == 0 else b"a" * (1024 * 1024) for i in range(21))  # 20 MB, chunked
         connection.request("POST", "/api/check", body=chunks, headers={"Content-Type": "application/json"},
