@@ -14,7 +14,8 @@ from werkzeug.exceptions import BadRequest, UnprocessableEntity
 
 from poetry.checker import check_poem
 from poetry.errors import PoetryError
-from poetry.text import MAX_LENGTH, detect_script, to_simplified
+from poetry.rules import MAX_WILDCARDS, tile_marks
+from poetry.text import MAX_LENGTH, MAX_TITLE_LENGTH, detect_script, to_simplified
 from views.openapi import ERROR, TEXT, documented, json_body, ok
 from views.script import reader_wants_simplified, simplify_quoting
 from views.seats import json_object, refuse_controls
@@ -26,7 +27,7 @@ MAX_HAND = 600
 RHYME_BOOKS = ("pingshui", "xinyun", "tongyun")
 #: The round's composition rule: rhyme feet from the hand, or 集字 (every character from the hand).
 RULES = ("rhyme", "jizi")
-FIELDS = ("text", "rhyme_book", "hand", "rule")
+FIELDS = ("text", "rhyme_book", "hand", "rule", "title", "wildcards", "form")
 
 
 @bp.get("/check")
@@ -42,8 +43,14 @@ def check_page():
         "text": {"type": "string", "maxLength": MAX_LENGTH},
         "rhyme_book": {"enum": list(RHYME_BOOKS), "default": "pingshui"},
         "hand": {"description": "手牌：一串字或單字的列表（改字建議先取手牌）",
-                 "oneOf": [{"type": "string"}, {"type": "array", "items": TEXT}]}}}),
-    "responses": {"200": ok({"type": "object"}, "檢查報告"), "400": ERROR, "422": ERROR},
+                 "oneOf": [{"type": "string"}, {"type": "array", "items": TEXT}]},
+        "rule": {"enum": list(RULES), "description": "本局作詩規則：rhyme 韻腳用己牌，jizi 集字"},
+        "title": {"type": "string", "maxLength": MAX_TITLE_LENGTH, "description": "詩題（計入用牌）"},
+        "wildcards": {"type": "integer", "minimum": 0, "maximum": MAX_WILDCARDS, "description": "集字的白板張數"}}}),
+    "responses": {"200": ok({"type": "object", "properties": {
+        "tiles": {"type": "object", "description": "有手牌時：每字所用之牌（tiles.lines，白板或 null）與用牌數 used"
+                                                   "（題目計入；與交卷、詩伯評詩同一規則）"}}}, "檢查報告"),
+        "400": ERROR, "422": ERROR},
 })
 def api_check():
     """Check a poem: {"text", "rhyme_book"?, "hand"?, "rule"?} → the checker's report as JSON.
@@ -54,7 +61,7 @@ def api_check():
         too long, control characters, or a text the checker cannot read (MalformedPoemError).
     :raise 422: the checker failed on this draft (logged; a bug to fix, never a 5xx to the poet).
     """
-    text, rhyme_book, hand, rule = _parse_request()
+    text, rhyme_book, hand, rule, title, wildcards = _parse_request()
     try:
         report = check_poem(text, rhyme_book=rhyme_book, hand=hand, hand_only=bool(hand) and rule == "jizi")
     except PoetryError:
@@ -64,7 +71,11 @@ def api_check():
         # answer 422 so the editor shows the message and keeps the text, and let the tests catch it.
         current_app.logger.exception("check_poem failed on a draft of %d characters", len(text))
         raise UnprocessableEntity("這份詩稿暫時無法檢查（檢查器出錯，已記錄）。您的詩稿仍在。") from None
-    return jsonify(_for_reader(dataclasses.asdict(report), reader_wants_simplified()))
+    answer = dataclasses.asdict(report)
+    if hand is not None:  # which tile each character uses, by the round's one rule (poetry.rules)
+        typed = ["".join(cell["char"] for cell in line["chars"]) for line in answer["lines"]]
+        answer["tiles"] = tile_marks(title, typed, hand, "jizi" if rule == "jizi" else "rhyme_feet", wildcards)
+    return jsonify(_for_reader(answer, reader_wants_simplified()))
 
 
 def _for_reader(report: dict, reader_hans: bool) -> dict:
@@ -100,8 +111,9 @@ def _unique(chars) -> list[str]:
     return list(dict.fromkeys(chars))
 
 
-def _parse_request() -> tuple[str, str, str | None, str | None]:
-    """The request's (text, rhyme_book, hand, rule), or BadRequest with a message a poet can act on."""
+def _parse_request() -> tuple[str, str, str | None, str | None, str, int]:
+    """The request's (text, rhyme_book, hand, rule, title, wildcards), or BadRequest with a message a poet
+    can act on."""
     payload = json_object(FIELDS, '{"text": "床前明月光……"}')
 
     text = payload.get("text")
@@ -120,7 +132,14 @@ def _parse_request() -> tuple[str, str, str | None, str | None]:
     rule = payload.get("rule")
     if rule is not None and rule not in RULES:
         raise BadRequest("「rule」只可為 rhyme（韻腳用己牌）或 jizi（集字：全詩用己牌）。")
-    return text, rhyme_book, _parse_hand(payload.get("hand")), rule
+    title = payload.get("title") or ""
+    if not isinstance(title, str) or len(title) > MAX_TITLE_LENGTH:
+        raise BadRequest(f"「title」須是一段文字，至多 {MAX_TITLE_LENGTH} 字。")
+    refuse_controls(title, "詩題")
+    wildcards = payload.get("wildcards") or 0
+    if isinstance(wildcards, bool) or not isinstance(wildcards, int) or not 0 <= wildcards <= MAX_WILDCARDS:
+        raise BadRequest(f"「wildcards」須是 0 到 {MAX_WILDCARDS} 的整數（白板張數）。")
+    return text, rhyme_book, _parse_hand(payload.get("hand")), rule, title, wildcards
 
 
 def _parse_hand(hand: object) -> str | None:

@@ -15,6 +15,7 @@ from poetry.checker.report import CharReport, CheckResult, LineReport, Severity,
 from poetry.checker.rules import analyse
 from poetry.checker.suggestions import FixContext, suggest
 from poetry.checker.tables import BookTable, resolve_book, table_for
+from poetry.rules import HandIndex, tile_for
 from poetry.text import ParsedPoem
 
 
@@ -71,15 +72,16 @@ def check_poem(
         rhyme_book=book.name,
         rhyme_group=a.group,
         regulated=a.regulated,
-        lines=_line_reports(a, poem, hand_set),
+        lines=_line_reports(a, poem, None if hand is None else HandIndex(hand)),
         violations=_violations(a, poem, table, hand_set, hand_only),
         notes=tuple(a.notes),
         summary=_summary(a),
     )
 
 
-def _line_reports(a: Analysis, poem: Prepared, hand_set: set[str] | None) -> tuple[LineReport, ...]:
-    """Every character's report, as typed (simplified stays simplified), with its 搜韻 mark."""
+def _line_reports(a: Analysis, poem: Prepared, hand: HandIndex | None) -> tuple[LineReport, ...]:
+    """Every character's report, as typed (simplified stays simplified), with its 搜韻 mark; ``in_hand``
+    by the round's one character-to-tile rule (poetry.rules.tile_for)."""
     reports = []
     for i, line in enumerate(poem.lines):
         original = poem.original[i]
@@ -88,7 +90,7 @@ def _line_reports(a: Analysis, poem: Prepared, hand_set: set[str] | None) -> tup
             e = poem.entries[i][j]
             status, required = a.statuses[i][j], a.required[i][j]
             typed = original[j] if j < len(original) else c
-            in_hand = None if hand_set is None else (typed in hand_set or c in hand_set)
+            in_hand = None if hand is None else tile_for(typed, hand) is not None
             chars.append(CharReport(typed, c, e.tone, required, status, e.groups, in_hand, mark_of(status, required)))
         reports.append(LineReport(i + 1, original, tuple(chars), a.rhyme_lines[i]))
     return tuple(reports)

@@ -136,9 +136,15 @@ export function attachEditor(page) {
     hand: handChars(page),
     rule: rule,
     blanks: rule === "jizi" ? (state.wildcards || 0) : 0,
+    title: () => $("poem-title").value,  // the title's tiles count as used, as at submission
     onChange: () => edited(page),
   });
-  $("poem-title").addEventListener("input", () => edited(page));
+  let titleTimer = null;
+  $("poem-title").addEventListener("input", () => {
+    edited(page);
+    clearTimeout(titleTimer);
+    titleTimer = setTimeout(() => page.editor.check(), 400);
+  });
 }
 
 /* The themes panel's 「以此起稿」: take its title (when none yet) and say which rhyme it suggests. */
