@@ -14,6 +14,7 @@ from werkzeug.exceptions import BadRequest, UnprocessableEntity
 
 from poetry.checker import check_poem
 from poetry.errors import PoetryError
+from poetry.forms import DECLARED_FORMS, declared_form
 from poetry.rules import MAX_WILDCARDS, tile_marks
 from poetry.text import MAX_LENGTH, MAX_TITLE_LENGTH, detect_script, to_simplified
 from views.openapi import ERROR, TEXT, documented, json_body, ok
@@ -25,6 +26,8 @@ bp = Blueprint("check", __name__)
 #: Longest hand (a player holds 150 tiles; a custom set may be larger, never more than 600).
 MAX_HAND = 600
 RHYME_BOOKS = ("pingshui", "xinyun", "tongyun")
+#: The optional declared form, as every endpoint that takes a poem documents it.
+FORM = {"enum": list(DECLARED_FORMS), "description": "宣告的體裁：依所宣之體論，每處不合皆為病；古體不論平仄、只看押韻"}
 #: The round's composition rule: rhyme feet from the hand, or 集字 (every character from the hand).
 RULES = ("rhyme", "jizi")
 FIELDS = ("text", "rhyme_book", "hand", "rule", "title", "wildcards", "form")
@@ -46,8 +49,10 @@ def check_page():
                  "oneOf": [{"type": "string"}, {"type": "array", "items": TEXT}]},
         "rule": {"enum": list(RULES), "description": "本局作詩規則：rhyme 韻腳用己牌，jizi 集字"},
         "title": {"type": "string", "maxLength": MAX_TITLE_LENGTH, "description": "詩題（計入用牌）"},
-        "wildcards": {"type": "integer", "minimum": 0, "maximum": MAX_WILDCARDS, "description": "集字的白板張數"}}}),
+        "wildcards": {"type": "integer", "minimum": 0, "maximum": MAX_WILDCARDS, "description": "集字的白板張數"},
+        "form": FORM}}),
     "responses": {"200": ok({"type": "object", "properties": {
+        "form": {"type": "string", "description": "所宣之體裁（有宣告時）或依詩形所判之體裁"},
         "tiles": {"type": "object", "description": "有手牌時：每字所用之牌（tiles.lines，白板或 null）與用牌數 used"
                                                    "（題目計入；與交卷、詩伯評詩同一規則）"}}}, "檢查報告"),
         "400": ERROR, "422": ERROR},
@@ -55,15 +60,17 @@ def check_page():
 def api_check():
     """Check a poem: {"text", "rhyme_book"?, "hand"?, "rule"?} → the checker's report as JSON.
 
-    With ``rule: "jizi"`` (集字) and a hand, fixes are suggested only from the hand.
+    With ``rule: "jizi"`` (集字) and a hand, fixes are suggested only from the hand; with ``form`` (a
+    declared form: 七言絕句 … 古體) the poem is judged as declared.
 
     :raise 400: not a JSON object, a field of the wrong type, an unknown rhyme book, a text or hand
         too long, control characters, or a text the checker cannot read (MalformedPoemError).
     :raise 422: the checker failed on this draft (logged; a bug to fix, never a 5xx to the poet).
     """
-    text, rhyme_book, hand, rule, title, wildcards = _parse_request()
+    text, rhyme_book, hand, rule, title, wildcards, form = _parse_request()
     try:
-        report = check_poem(text, rhyme_book=rhyme_book, hand=hand, hand_only=bool(hand) and rule == "jizi")
+        report = check_poem(text, rhyme_book=rhyme_book, hand=hand, hand_only=bool(hand) and rule == "jizi",
+                            form=form)
     except PoetryError:
         raise
     except Exception:
@@ -111,9 +118,9 @@ def _unique(chars) -> list[str]:
     return list(dict.fromkeys(chars))
 
 
-def _parse_request() -> tuple[str, str, str | None, str | None, str, int]:
-    """The request's (text, rhyme_book, hand, rule, title, wildcards), or BadRequest with a message a poet
-    can act on."""
+def _parse_request() -> tuple[str, str, str | None, str | None, str, int, str | None]:
+    """The request's (text, rhyme_book, hand, rule, title, wildcards, form), or BadRequest with a message a
+    poet can act on (an unknown form: UnsupportedFormError, 400, naming the accepted ones)."""
     payload = json_object(FIELDS, '{"text": "床前明月光……"}')
 
     text = payload.get("text")
@@ -139,7 +146,8 @@ def _parse_request() -> tuple[str, str, str | None, str | None, str, int]:
     wildcards = payload.get("wildcards") or 0
     if isinstance(wildcards, bool) or not isinstance(wildcards, int) or not 0 <= wildcards <= MAX_WILDCARDS:
         raise BadRequest(f"「wildcards」須是 0 到 {MAX_WILDCARDS} 的整數（白板張數）。")
-    return text, rhyme_book, _parse_hand(payload.get("hand")), rule, title, wildcards
+    form = declared_form(payload.get("form"))
+    return text, rhyme_book, _parse_hand(payload.get("hand")), rule, title, wildcards, form
 
 
 def _parse_hand(hand: object) -> str | None:
