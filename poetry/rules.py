@@ -337,8 +337,10 @@ def ping_test(tiles: Iterable[Any], rhyme_book: str) -> Callable[[str], bool]:
     return is_ping
 
 
-def poem_report(text: str, rhyme_book: str, hand: Sequence[str], checker: Callable | None = None) -> Any:
-    """The checker's report on a poem handed in, as plain JSON data (None when no checker is installed).
+def poem_report(text: str, rhyme_book: str, hand: Sequence[str], checker: Callable | None = None,
+                form: str | None = None) -> Any:
+    """The checker's report on a poem handed in (judged as its declared ``form``, if any), as plain JSON
+    data (None when no checker is installed).
 
     A poem the checker cannot judge is still a poem to hand in: its report is the reason.
 
@@ -354,7 +356,8 @@ def poem_report(text: str, rhyme_book: str, hand: Sequence[str], checker: Callab
         except ImportError:  # the checker is not installed: no report, the rule check still runs
             return None
     try:
-        return _report_of(checker(text, rhyme_book=rhyme_book, hand=hand))
+        options = {"form": form} if form else {}
+        return _report_of(checker(text, rhyme_book=rhyme_book, hand=hand, **options))
     except PoetryError as exc:
         return {"error": exc.message}
 

@@ -14,10 +14,10 @@ from werkzeug.exceptions import BadRequest, UnprocessableEntity
 
 from poetry.checker import check_poem
 from poetry.errors import PoetryError
-from poetry.forms import DECLARED_FORMS, declared_form
+from poetry.forms import declared_form
 from poetry.rules import MAX_WILDCARDS, tile_marks
 from poetry.text import MAX_LENGTH, MAX_TITLE_LENGTH, detect_script, to_simplified
-from views.openapi import ERROR, TEXT, documented, json_body, ok
+from views.openapi import ERROR, FORM, TEXT, documented, json_body, ok
 from views.script import reader_wants_simplified, simplify_quoting
 from views.seats import json_object, refuse_controls
 
@@ -26,8 +26,6 @@ bp = Blueprint("check", __name__)
 #: Longest hand (a player holds 150 tiles; a custom set may be larger, never more than 600).
 MAX_HAND = 600
 RHYME_BOOKS = ("pingshui", "xinyun", "tongyun")
-#: The optional declared form, as every endpoint that takes a poem documents it.
-FORM = {"enum": list(DECLARED_FORMS), "description": "宣告的體裁：依所宣之體論，每處不合皆為病；古體不論平仄、只看押韻"}
 #: The round's composition rule: rhyme feet from the hand, or 集字 (every character from the hand).
 RULES = ("rhyme", "jizi")
 FIELDS = ("text", "rhyme_book", "hand", "rule", "title", "wildcards", "form")
