@@ -229,8 +229,9 @@ def match_tiles(chars: str, hand: Iterable[str] | HandIndex, wildcards: int = 0,
 def tile_marks(title: str, lines: Sequence[str], hand: Iterable[str], composition: str,
                wildcards: int = 0) -> dict[str, Any]:
     """The tile each typed character of the poem uses, and the tiles taken from the hand, title included,
-    as the round's rule counts them: {"used", "blanks", "lines": [[tile, BLANK or None per char]]}. The
-    editor, the dashboard and the results show this ``used``.
+    as the round's rule counts them: {"used", "blanks", "lines": [[tile, BLANK or None per char]],
+    "title_missing" (the title's characters no tile covers)}. The editor, the dashboard and the results
+    show this ``used``.
 
     >>> tile_marks("登樓", ["白日依山盡", "黃河入海流"], "登樓山河流", "rhyme_feet")["used"]
     5
@@ -238,12 +239,15 @@ def tile_marks(title: str, lines: Sequence[str], hand: Iterable[str], compositio
     index = HandIndex(hand)
     poem = match_tiles("".join(lines), index, wildcards, each_once=composition == "jizi")
     held = {t for t in poem.tiles if t not in (None, BLANK)}
-    named = {t for t in match_tiles(_han(title), index).tiles if t is not None}
+    title_match = match_tiles(_han(title), index)
+    named = {t for t in title_match.tiles if t is not None}
+    missing = [c for c, t in zip(title_match.chars, title_match.tiles) if t is None]
     marks, start = [], 0
     for line in lines:
         marks.append(list(poem.tiles[start:start + len(line)]))
         start += len(line)
-    return {"used": poem.used + len(named - held), "blanks": poem.blanks, "lines": marks}
+    return {"used": poem.used + len(named - held), "blanks": poem.blanks, "lines": marks,
+            "title_missing": list(dict.fromkeys(missing))}
 
 
 def tiles_used(title: str, text: str, hand: Iterable[str], composition: str, wildcards: int = 0) -> int:

@@ -25,6 +25,7 @@ from flask import (
 from werkzeug.exceptions import BadRequest, NotFound
 
 from poetry.errors import WrongPhase
+from poetry.forms import DECLARED_FORMS
 from poetry.prosody import get_rhyme_book
 from poetry.rules import COMPOSITIONS, MAX_WILDCARDS
 from poetry.store import GRADES, RHYME_BOOKS, normalise_code
@@ -310,7 +311,7 @@ def round_page(code: str):
     seat = store.authenticate(code, token)
     info = store.round_info(code, seat)
     csrf = csrf_token_for(token) if seat is not None else ""
-    return render_template("round.html", info=info, csrf=csrf, limits=LIMITS, grades=GRADES,
+    return render_template("round.html", info=info, csrf=csrf, limits=LIMITS, grades=GRADES, forms=DECLARED_FORMS,
                            rhyme_books=RHYME_BOOKS, compositions=COMPOSITIONS,
                            rhyme_names=_rhyme_names(info["rhyme_book"]))
 

@@ -36,10 +36,11 @@ function isFault(v) { return v.severity !== "note" && v.severity !== "info"; }
  */
 function handRules(report, view) {
   const S = view.S;
-  const marks = { flags: {}, used: {}, blanks: {}, repeats: {}, count: 0 };
+  const marks = { flags: {}, used: {}, blanks: {}, repeats: {}, count: 0, titleMissing: [] };
   const tiles = report.tiles;
   if (!tiles || !charsOf(view.hand).length) return marks;
   marks.count = tiles.used || 0;
+  if (view.rule) marks.titleMissing = tiles.title_missing || [];  // the title too is of one's tiles
   (report.lines || []).forEach((line, i) => {
     const chars = line.chars || [];
     const row = (tiles.lines || [])[i] || [];
@@ -65,7 +66,7 @@ function handRules(report, view) {
 function summaryOf(report, marks, errors, S) {
   const summary = el("div", "pe-summary");
   // 格律 and 局規 are two states: the badge says 合律 only when the round's rule holds too
-  const ruleBroken = Object.keys(marks.flags).length > 0;
+  const ruleBroken = Object.keys(marks.flags).length > 0 || marks.titleMissing.length > 0;
   const badge = el("span", "pe-badge-verdict " + (report.regulated && !ruleBroken ? "pe-good" : "pe-bad"),
     ruleBroken ? S.ruleBroken : (report.regulated ? S.regulated : S.notRegulated));
   badge.setAttribute("aria-hidden", "true");
@@ -116,7 +117,8 @@ export function drawReport(report, view) {
   const marks = handRules(report, view);
   const errors = violations.filter(isFault).length + Object.keys(marks.flags).length;
   const prosody = report.regulated ? S.regulated : S.notRegulated;
-  const verdict = S.verdictPrefix + (Object.keys(marks.flags).length ? S.ruleBroken + "・" : "") + prosody +
+  const broken = Object.keys(marks.flags).length || marks.titleMissing.length;
+  const verdict = S.verdictPrefix + (broken ? S.ruleBroken + "・" : "") + prosody +
     (report.form ? "・" + report.form : "");
   const byLine = {};
   const whole = [];
