@@ -97,7 +97,7 @@ def test_a_title_out_of_hand_is_shown_before_the_lock_and_cleared_when_fixed(liv
     page.fill("#poem-title", stranger + chars[20])
     page.fill("#poem-text", f"{lines[0]}，{lines[1]}。\n{lines[2]}，{lines[3]}。")
     page.wait_for_selector("#rule-box:not([hidden])", timeout=10000)
-    assert stranger in page.inner_text("#rule-violations")
+    assert stranger in page.inner_text("#violations")
     page.wait_for_function("document.querySelector('#poem-report .pe-badge-verdict').textContent === '未合局規'")
     panel_shot(page, "#editor-panel", "verdict-rule-live")
     dialogs = []

@@ -33,7 +33,7 @@ function currentDraft() {
 /* 局規: what breaks the round's rule, as the server's own function says (PUT draft's `rule`, the 422's
    violations), each item once; cleared when the draft keeps the rule again. */
 function showRule(page, violations) {
-  const list = $("rule-violations");
+  const list = $("violations");
   list.replaceChildren();
   const seen = new Set();
   (violations || []).forEach((v) => {
@@ -202,7 +202,6 @@ function submit(page) {
   const button = $("submit-button");
   button.disabled = true;
   $("submit-error").textContent = "";
-  $("violations").textContent = "";
   clearTimeout(draft.timer);
   const fields = currentDraft();
   api("PUT", page.base + "/draft", fields).then((r) => {
