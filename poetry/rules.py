@@ -33,7 +33,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from poetry.errors import BadInput, PoetryError
@@ -145,10 +145,18 @@ class HandIndex:
         index: dict[str, list[str]] = {}
         for tile in dict.fromkeys(self.tiles):
             for spelling in spellings(tile):
-                index.setdefault(spelling, []).append(tile)
-        for spelling, tiles in index.items():
-            tiles.sort(key=lambda t, s=spelling: t != s)
+                found = index.setdefault(spelling, [])
+                if spelling == tile:
+                    found.insert(0, tile)
+                else:
+                    found.append(tile)
         self.index = index
+
+    @staticmethod
+    def of(hand: Iterable[str] | HandIndex) -> HandIndex:
+        """The index of a hand (the same hand is indexed once: the editor, the rule and the dashboard
+        ask about one hand many times)."""
+        return hand if isinstance(hand, HandIndex) else _hand_index(tuple(str(t) for t in hand))
 
     def tiles_for(self, char: str) -> list[str]:
         """The held tiles ``char`` may use, the exact tile first (empty: none)."""
@@ -158,13 +166,18 @@ class HandIndex:
         return found or []
 
 
+@lru_cache(maxsize=64)
+def _hand_index(hand: tuple[str, ...]) -> HandIndex:
+    return HandIndex(hand)
+
+
 def tile_for(char: str, hand: Iterable[str] | HandIndex) -> str | None:
     """The held tile a typed character uses (the tile itself, its 简体 form or a variant glyph), or None.
 
     >>> tile_for("楼", "樓蓮"), tile_for("游", "遊"), tile_for("靑", "青"), tile_for("月", "日")
     ('樓', '遊', '青', None)
     """
-    index = hand if isinstance(hand, HandIndex) else HandIndex(hand)
+    index = HandIndex.of(hand)
     found = index.tiles_for(char)
     return found[0] if found else None
 
@@ -204,7 +217,7 @@ def match_tiles(chars: str, hand: Iterable[str] | HandIndex, wildcards: int = 0,
     >>> match_tiles("游遊", "遊游", each_once=True).tiles
     ('游', '遊')
     """
-    index = hand if isinstance(hand, HandIndex) else HandIndex(hand)
+    index = HandIndex.of(hand)
     tiles: list[str | None] = [None] * len(chars)
     if not each_once:
         tiles = [tile_for(c, index) for c in chars]
@@ -226,7 +239,7 @@ def match_tiles(chars: str, hand: Iterable[str] | HandIndex, wildcards: int = 0,
     return TileMatch(chars, tuple(tiles), each_once)
 
 
-def tile_marks(title: str, lines: Sequence[str], hand: Iterable[str], composition: str,
+def tile_marks(title: str, lines: Sequence[str], hand: Iterable[str] | HandIndex, composition: str,
                wildcards: int = 0) -> dict[str, Any]:
     """The tile each typed character of the poem uses, and the tiles taken from the hand, title included,
     as the round's rule counts them: {"used", "blanks", "lines": [[tile, BLANK or None per char]],
@@ -236,7 +249,7 @@ def tile_marks(title: str, lines: Sequence[str], hand: Iterable[str], compositio
     >>> tile_marks("登樓", ["白日依山盡", "黃河入海流"], "登樓山河流", "rhyme_feet")["used"]
     5
     """
-    index = HandIndex(hand)
+    index = HandIndex.of(hand)
     poem = match_tiles("".join(lines), index, wildcards, each_once=composition == "jizi")
     held = {t for t in poem.tiles if t not in (None, BLANK)}
     title_match = match_tiles(_han(title), index)
@@ -280,7 +293,7 @@ def check_composition(title: str, text: str, hand: Iterable[str], composition: s
     >>> check_composition("登楼", "白日依山尽，黄河入海流", "登樓流", "rhyme_feet", is_ping=lambda c: c == "流")
     []
     """
-    index = HandIndex(hand)
+    index = HandIndex.of(hand)
     title_chars = _han(title)
     violations = [
         {"where": "title", "char": char, "message": f"題目的「{char}」不在你的牌中。"}

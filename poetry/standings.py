@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from poetry.errors import PoetryError
 from poetry.grading import CRITERIA, GRADES, criterion_bands, grade_poem, grade_to_dict, merge_thresholds
-from poetry.rules import tile_for, tile_marks, tiles_used
+from poetry.rules import HandIndex, tile_for, tile_marks, tiles_used
 
 if TYPE_CHECKING:
     from poetry.store import Seat, Store
@@ -93,11 +93,11 @@ def _tiles_used(title: str, lines: list[str], hand: list[Mapping[str, Any]], rul
     """(the count, the tiles) a poem takes from the hand, title included, by the round's one rule
     (poetry.rules.tile_marks: the same number as the editor's 「已用」)."""
     by_char = {t["char"]: t for t in hand}
-    marks = tile_marks(title, lines, [t["char"] for t in hand], rules.get("composition", "rhyme_feet"),
-                       rules.get("wildcards", 0))
+    index = HandIndex.of([t["char"] for t in hand])
+    marks = tile_marks(title, lines, index, rules.get("composition", "rhyme_feet"), rules.get("wildcards", 0))
     feet = {row[-1] for row in marks["lines"] if row}
     seen: dict[str, dict[str, Any]] = {}
-    for tile in [t for row in marks["lines"] for t in row] + [tile_for(c, by_char) for c in title]:
+    for tile in [t for row in marks["lines"] for t in row] + [tile_for(c, index) for c in title]:
         if tile in by_char and tile not in seen:
             seen[tile] = {"char": tile, "tone": by_char[tile].get("tone", ""), "rhyme_foot": tile in feet}
     return marks["used"], list(seen.values())

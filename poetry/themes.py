@@ -580,7 +580,7 @@ def _titles(theme: Theme | None, members: Sequence[str], hand: Sequence[str]) ->
     """
     from poetry.rules import HandIndex, tile_for
 
-    index = HandIndex(hand)
+    index = HandIndex.of(hand)
     spelled = [t for t in (theme.titles if theme else ()) if all(tile_for(c, index) for c in t)]
     pairs = [a + b for i, a in enumerate(members[:4]) for b in members[i + 1:4] if a != b]
     return tuple(dict.fromkeys(spelled + pairs))[:3] or tuple(members[:1])

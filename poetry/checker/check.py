@@ -79,7 +79,7 @@ def check_poem(
         rhyme_book=book.name,
         rhyme_group=a.group,
         regulated=a.regulated,
-        lines=_line_reports(a, poem, None if hand is None else HandIndex(hand)),
+        lines=_line_reports(a, poem, None if hand is None else HandIndex.of(hand)),
         violations=_violations(a, poem, table, hand_set, hand_only),
         notes=tuple(a.notes),
         summary=_summary(a),
