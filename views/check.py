@@ -14,7 +14,7 @@ from werkzeug.exceptions import BadRequest, UnprocessableEntity
 
 from poetry.checker import check_poem
 from poetry.errors import PoetryError
-from poetry.forms import declared_form
+from poetry.forms import DECLARED_FORMS, declared_form
 from poetry.rules import MAX_WILDCARDS, tile_marks
 from poetry.text import MAX_LENGTH, MAX_TITLE_LENGTH, detect_script, to_simplified
 from views.openapi import ERROR, FORM, TEXT, documented, json_body, ok
@@ -34,7 +34,7 @@ FIELDS = ("text", "rhyme_book", "hand", "rule", "title", "wildcards", "form")
 @bp.get("/check")
 def check_page():
     """The draft page: type or paste a poem and see its tones, faults and fixes as you type."""
-    return render_template("check.html", max_text=MAX_LENGTH)
+    return render_template("check.html", max_text=MAX_LENGTH, forms=DECLARED_FORMS)
 
 
 @bp.post("/api/check")
