@@ -12,6 +12,7 @@ import time
 from typing import TextIO
 
 from poetry.errors import PoetryError
+from poetry.forms import DECLARED_FORMS
 
 
 def _read_input(path: str | None) -> str:
@@ -60,6 +61,8 @@ def get_parser() -> argparse.ArgumentParser:
     check.add_argument("file", nargs="?", default="-", help="詩文檔案，- 或省略為標準輸入")
     check.add_argument("--rhyme-book", choices=["pingshui", "xinyun", "tongyun"], default="pingshui")
     check.add_argument("--format", choices=["text", "json", "jsonl"], default="text")
+    check.add_argument("--form", choices=list(DECLARED_FORMS), default=None,
+                       help="宣告的體裁，依所宣體裁論（jsonl 每行亦可帶 \"form\"）")
     check.set_defaults(handler=_cmd_check)
 
     # --- deal (owner: tiles) ----------------------------------------------------------------
@@ -88,9 +91,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
     text = _read_input(args.file)
     if args.format == "jsonl":
-        checker.run_jsonl(text.splitlines(), args.rhyme_book, out.write)
+        checker.run_jsonl(text.splitlines(), args.rhyme_book, out.write, form=args.form)
         return 0
-    result = checker.check_poem(text, rhyme_book=args.rhyme_book)
+    result = checker.check_poem(text, rhyme_book=args.rhyme_book, form=args.form)
     if args.format == "json":
         import dataclasses
         import json

@@ -164,3 +164,27 @@ def _build_patterns() -> MappingProxyType:
 
 #: The sixteen standard patterns of 五絕 七絕 五律 七律, by name: "五言律詩 平起首句不入韻" → 8 lines.
 PATTERNS: MappingProxyType = _build_patterns()
+
+
+#: The forms a poet may declare, each with (chars per line, line count); None: any (排律 ten lines or more,
+#: 四言 and 古體 any even count). A declared form is judged as declared (poetry.checker).
+DECLARED_FORMS: MappingProxyType = MappingProxyType({
+    "五言絕句": (5, 4), "七言絕句": (7, 4), "五言律詩": (5, 8), "七言律詩": (7, 8),
+    "五言排律": (5, None), "七言排律": (7, None), "六言絕句": (6, 4), "六言律詩": (6, 8),
+    "四言": (4, None), "古體": (None, None),
+})
+
+
+def declared_form(name: str | None) -> str | None:
+    """A declared form's name as given, None for none; UnsupportedFormError (naming the accepted ones) else.
+
+    >>> declared_form("七言絕句"), declared_form(None)
+    ('七言絕句', None)
+    """
+    if name is None or name == "":
+        return None
+    if not isinstance(name, str) or name not in DECLARED_FORMS:
+        from poetry.errors import UnsupportedFormError
+
+        raise UnsupportedFormError(f"{name}（可用的體裁：{'、'.join(DECLARED_FORMS)}）")
+    return name

@@ -9,6 +9,10 @@ round's settings, then asks this module:
   whether a line-1 ending is 平 (首句入韻);
 - :func:`poem_report`: the checker's report on the poem, kept with the submission.
 
+Which held tile a typed character uses is one rule, :func:`tile_for` / :func:`match_tiles`, asked by the
+editor (``in_hand`` of POST /api/check), the submission, 集字's each-tile-once, 白板 and every tile count:
+a character uses a tile when it is the tile, its 简体 form, or a variant glyph of it (遊/游, 靑/青).
+
 Usage::
 
     >>> check_composition("山行", "遠上寒山石徑斜，白雲生處有人家。", "山行斜家", "rhyme_feet",
@@ -28,10 +32,12 @@ import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any
 
 from poetry.errors import BadInput, PoetryError
-from poetry.text import is_han, split_lines
+from poetry.text import is_han, split_lines, to_simplified, to_traditional
 
 #: "rhyme_feet": rhyme feet and title from one's own tiles (the default, as the game's description says);
 #: "jizi": 集字, every character of the poem from one's own tiles, each tile once (plus wildcard blanks).
@@ -72,6 +78,205 @@ def rhyme_feet(lines: Sequence[str], is_ping: Callable[[str], bool]) -> list[tup
     return feet
 
 
+# --- which tile a typed character uses ------------------------------------------------------------
+
+#: Glyphs of one character that verse writes either way and the rhyme book lists apart (both under the
+#: same group): a poet typing one uses the tile of the other. The book's own variant rows (data/variants.tsv,
+#: kind "book": 靑 for 青, 為 for 爲, 嘆 for 歎) are read beside these.
+VARIANT_GLYPHS = ("游遊", "裏裡", "峰峯", "雁鴈", "群羣", "岳嶽", "鷄雞", "棲栖", "綫線", "牆墻", "迹跡蹟", "睹覩")
+
+
+@cache
+def _variant_classes() -> dict[str, frozenset[str]]:
+    """Each char of a variant class → the class (the book's single-form variant rows and VARIANT_GLYPHS)."""
+    from poetry.data import read_tsv
+
+    classes: dict[str, set[str]] = {}
+
+    def join(members: Iterable[str]) -> None:
+        merged = set(members)
+        for c in list(merged):
+            merged |= classes.get(c, set())
+        for c in merged:
+            classes[c] = merged
+
+    for row in read_tsv("variants.tsv"):
+        if row[1] == "book" and len(row[2].split()) == 1:
+            join((row[0], row[2]))
+    for glyphs in VARIANT_GLYPHS:
+        join(glyphs)
+    return {c: frozenset(members) for c, members in classes.items()}
+
+
+@cache
+def _simplified_of() -> dict[str, frozenset[str]]:
+    """Traditional char → the simplified chars that may stand for it (data/variants.tsv rows of kind s2t)."""
+    from poetry.data import read_tsv
+
+    out: dict[str, set[str]] = {}
+    for row in read_tsv("variants.tsv"):
+        if row[1] == "s2t":
+            for form in row[2].split():
+                out.setdefault(form, set()).add(row[0])
+    return {c: frozenset(chars) for c, chars in out.items()}
+
+
+@cache
+def spellings(tile: str) -> frozenset[str]:
+    """Every character a poet may type to use ``tile``: the tile, its 简体 forms, its variant glyphs.
+
+    >>> sorted(spellings("樓")), sorted(spellings("遊")), "靑" in spellings("青"), "里" in spellings("裏")
+    (['楼', '樓'], ['游', '遊'], True, True)
+    """
+    glyphs = _variant_classes().get(tile, frozenset((tile,)))
+    out = set(glyphs)
+    simplified_of = _simplified_of()
+    for glyph in glyphs:
+        out.add(to_simplified(glyph))
+        out |= simplified_of.get(glyph, frozenset())
+    return frozenset(c for c in out if len(c) == 1)
+
+
+class HandIndex:
+    """A hand looked up by what is typed: each spelling → the held tiles it may use, the tile itself first."""
+
+    def __init__(self, hand: Iterable[str]) -> None:
+        self.tiles = [str(t) for t in hand if str(t)]
+        index: dict[str, list[str]] = {}
+        for tile in dict.fromkeys(self.tiles):
+            for spelling in spellings(tile):
+                found = index.setdefault(spelling, [])
+                if spelling == tile:
+                    found.insert(0, tile)
+                else:
+                    found.append(tile)
+        self.index = index
+
+    @staticmethod
+    def of(hand: Iterable[str] | HandIndex) -> HandIndex:
+        """The index of a hand (the same hand is indexed once: the editor, the rule and the dashboard
+        ask about one hand many times)."""
+        return hand if isinstance(hand, HandIndex) else _hand_index(tuple(str(t) for t in hand))
+
+    def tiles_for(self, char: str) -> list[str]:
+        """The held tiles ``char`` may use, the exact tile first (empty: none)."""
+        found = self.index.get(char)
+        if found is None and to_traditional(char) != char:
+            found = self.index.get(to_traditional(char))  # OpenCC's pick (里 → 裏) when no row names it
+        return found or []
+
+
+@lru_cache(maxsize=64)
+def _hand_index(hand: tuple[str, ...]) -> HandIndex:
+    return HandIndex(hand)
+
+
+def tile_for(char: str, hand: Iterable[str] | HandIndex) -> str | None:
+    """The held tile a typed character uses (the tile itself, its 简体 form or a variant glyph), or None.
+
+    >>> tile_for("楼", "樓蓮"), tile_for("游", "遊"), tile_for("靑", "青"), tile_for("月", "日")
+    ('樓', '遊', '青', None)
+    """
+    index = HandIndex.of(hand)
+    found = index.tiles_for(char)
+    return found[0] if found else None
+
+
+#: What stands in the place of a character a 白板 covers.
+BLANK = "白板"
+
+
+@dataclass(frozen=True)
+class TileMatch:
+    """Which tile each typed character uses: ``tiles[i]`` is a held tile, BLANK (a 白板 stands in) or None."""
+
+    chars: str
+    tiles: tuple[str | None, ...]
+    each_once: bool
+
+    @property
+    def used(self) -> int:
+        """Tiles taken from the hand, as the rule counts them: 集字 spends one per character, otherwise a
+        tile is used once however often its character is written."""
+        held = [t for t in self.tiles if t is not None and t != BLANK]
+        return len(held) if self.each_once else len(set(held))
+
+    @property
+    def blanks(self) -> int:
+        """白板 spent."""
+        return sum(t == BLANK for t in self.tiles)
+
+
+def match_tiles(chars: str, hand: Iterable[str] | HandIndex, wildcards: int = 0, each_once: bool = False) -> TileMatch:
+    """Match typed characters to held tiles. ``each_once`` (集字): a tile serves one character, exact
+    matches first, then 简体 forms and variant glyphs; ``wildcards`` 白板 cover what is still short,
+    in the poem's order.
+
+    >>> match_tiles("山山水", "山", wildcards=1, each_once=True).tiles
+    ('山', '白板', None)
+    >>> match_tiles("游遊", "遊游", each_once=True).tiles
+    ('游', '遊')
+    """
+    index = HandIndex.of(hand)
+    tiles: list[str | None] = [None] * len(chars)
+    if not each_once:
+        tiles = [tile_for(c, index) for c in chars]
+    else:
+        left = Counter(index.tiles)
+        for exact in (True, False):  # a tile of the very glyph before a 简体 or variant spelling
+            for i, c in enumerate(chars):
+                if tiles[i] is not None:
+                    continue
+                for tile in index.tiles_for(c):
+                    if left[tile] > 0 and (tile == c) == exact:
+                        left[tile] -= 1
+                        tiles[i] = tile
+                        break
+    blanks = wildcards
+    for i, tile in enumerate(tiles):
+        if tile is None and blanks > 0:
+            tiles[i], blanks = BLANK, blanks - 1
+    return TileMatch(chars, tuple(tiles), each_once)
+
+
+def tile_marks(title: str, lines: Sequence[str], hand: Iterable[str] | HandIndex, composition: str,
+               wildcards: int = 0) -> dict[str, Any]:
+    """The tile each typed character of the poem uses, and the tiles taken from the hand, title included,
+    as the round's rule counts them: {"used", "blanks", "lines": [[tile, BLANK or None per char]],
+    "title_missing" (the title's characters no tile covers)}. The editor, the dashboard and the results
+    show this ``used``.
+
+    >>> tile_marks("登樓", ["白日依山盡", "黃河入海流"], "登樓山河流", "rhyme_feet")["used"]
+    5
+    """
+    index = HandIndex.of(hand)
+    poem = match_tiles("".join(lines), index, wildcards, each_once=composition == "jizi")
+    held = {t for t in poem.tiles if t not in (None, BLANK)}
+    title_match = match_tiles(_han(title), index)
+    named = {t for t in title_match.tiles if t is not None}
+    missing = [c for c, t in zip(title_match.chars, title_match.tiles) if t is None]
+    marks, start = [], 0
+    for line in lines:
+        marks.append(list(poem.tiles[start:start + len(line)]))
+        start += len(line)
+    return {"used": poem.used + len(named - held), "blanks": poem.blanks, "lines": marks,
+            "title_missing": list(dict.fromkeys(missing))}
+
+
+def tiles_used(title: str, text: str, hand: Iterable[str], composition: str, wildcards: int = 0) -> int:
+    """The tiles a poem takes from the hand, title included (:func:`tile_marks`' count).
+
+    >>> tiles_used("登樓", "白日依山盡，黃河入海流", "登樓山河流", "rhyme_feet")
+    5
+    """
+    return tile_marks(title, split_lines(text), hand, composition, wildcards)["used"]
+
+
+def _han(text: str) -> str:
+    """The Han characters of a title, in order."""
+    return "".join(c for c in text if is_han(c))
+
+
 def check_composition(title: str, text: str, hand: Iterable[str], composition: str, wildcards: int = 0,
                       is_ping: Callable[[str], bool] = lambda c: False) -> list[Violation]:
     """Violations of the round's composition rule, each {"where", "char", "message"} (empty: allowed).
@@ -79,56 +284,49 @@ def check_composition(title: str, text: str, hand: Iterable[str], composition: s
     "rhyme_feet": the title's characters and the rhyme feet must be tiles of one's hand.
     "jizi" (集字): every character of the poem must be a tile of one's hand, each tile used once, with up
     to ``wildcards`` blank tiles standing for any character; the title's characters must be in the hand.
+    A character uses a tile by :func:`tile_for` (简体 and variant glyphs included).
 
     >>> check_composition("山行", "遠上寒山石徑斜", "山行遠上寒石徑斜", "jizi")
     []
     >>> [v["char"] for v in check_composition("江", "江江", "江", "jizi")]
     ['江']
+    >>> check_composition("登楼", "白日依山尽，黄河入海流", "登樓流", "rhyme_feet", is_ping=lambda c: c == "流")
+    []
     """
-    hand = list(hand)
-    own = set(hand)
+    index = HandIndex.of(hand)
+    title_chars = _han(title)
     violations = [
         {"where": "title", "char": char, "message": f"題目的「{char}」不在你的牌中。"}
-        for char in dict.fromkeys(c for c in title if is_han(c))
-        if char not in own
+        for char, tile in dict(zip(title_chars, match_tiles(title_chars, index).tiles)).items()
+        if tile is None
     ]
     lines = split_lines(text)
     if composition == "jizi":
-        violations += _jizi_violations("".join(lines), hand, wildcards)
+        violations += _jizi_violations("".join(lines), index, wildcards)
     else:
         violations += [
             {"where": "rhyme", "line": number, "char": char, "message": f"第 {number} 句的韻腳「{char}」不在你的牌中。"}
             for number, char in rhyme_feet(lines, is_ping)
-            if char not in own
+            if tile_for(char, index) is None
         ]
     return violations
 
 
-def _jizi_violations(chars: str, hand: Sequence[str], wildcards: int) -> list[Violation]:
+def _jizi_violations(chars: str, index: HandIndex, wildcards: int) -> list[Violation]:
     """集字: the characters no tile of the hand covers, each tile used once, after the blanks (白板) are spent.
 
-    >>> [v["message"] for v in _jizi_violations("山山水", "山", wildcards=1)]
+    >>> [v["message"] for v in _jizi_violations("山山水", HandIndex("山"), wildcards=1)]
     ['「水」不在你的牌中。']
     """
-    available = Counter(hand)
-    short: Counter[str] = Counter()
-    for char in chars:
-        if available[char] > 0:
-            available[char] -= 1
-        else:
-            short[char] += 1
+    match = match_tiles(chars, index, wildcards, each_once=True)
+    short = Counter(c for c, tile in zip(chars, match.tiles) if tile is None)
     violations = []
-    blanks = wildcards
-    for char, count in short.items():  # blanks cover the first shortfalls, in the poem's order
-        covered = min(blanks, count)
-        blanks -= covered
-        missing = count - covered
-        if missing:
-            if char in available:  # a tile of the hand, used more often than it was dealt
-                message = f"「{char}」只有一張牌，詩中多用了 {missing} 次。"
-            else:
-                message = f"「{char}」不在你的牌中。"
-            violations.append({"where": "text", "char": char, "count": missing, "message": message})
+    for char, missing in short.items():
+        if index.tiles_for(char):  # a tile of the hand, used more often than it was dealt
+            message = f"「{char}」只有一張牌，詩中多用了 {missing} 次。"
+        else:
+            message = f"「{char}」不在你的牌中。"
+        violations.append({"where": "text", "char": char, "count": missing, "message": message})
     return violations
 
 
@@ -156,8 +354,10 @@ def ping_test(tiles: Iterable[Any], rhyme_book: str) -> Callable[[str], bool]:
     return is_ping
 
 
-def poem_report(text: str, rhyme_book: str, hand: Sequence[str], checker: Callable | None = None) -> Any:
-    """The checker's report on a poem handed in, as plain JSON data (None when no checker is installed).
+def poem_report(text: str, rhyme_book: str, hand: Sequence[str], checker: Callable | None = None,
+                form: str | None = None) -> Any:
+    """The checker's report on a poem handed in (judged as its declared ``form``, if any), as plain JSON
+    data (None when no checker is installed).
 
     A poem the checker cannot judge is still a poem to hand in: its report is the reason.
 
@@ -173,7 +373,8 @@ def poem_report(text: str, rhyme_book: str, hand: Sequence[str], checker: Callab
         except ImportError:  # the checker is not installed: no report, the rule check still runs
             return None
     try:
-        return _report_of(checker(text, rhyme_book=rhyme_book, hand=hand))
+        options = {"form": form} if form else {}
+        return _report_of(checker(text, rhyme_book=rhyme_book, hand=hand, **options))
     except PoetryError as exc:
         return {"error": exc.message}
 

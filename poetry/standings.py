@@ -15,11 +15,14 @@ The store (poetry.store) keeps the rounds; this module reads it and never writes
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from poetry.errors import PoetryError
 from poetry.grading import CRITERIA, GRADES, criterion_bands, grade_poem, grade_to_dict, merge_thresholds
+from poetry.rules import HandIndex, tile_for, tile_marks, tiles_used
 
 if TYPE_CHECKING:
     from poetry.store import Seat, Store
@@ -85,47 +88,69 @@ def rank_round(poems: list[Mapping[str, Any]], penalty: str = "") -> dict[str, A
             "summary": _summary(graded, winners, losers, complete)}
 
 
-def _tiles_used(lines: list[str], original: str, hand: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The hand's tiles that appear in the poem (as typed or as its traditional form), in poem order."""
+def _tiles_used(title: str, lines: list[str], hand: list[Mapping[str, Any]], rules: Mapping[str, Any]
+                ) -> tuple[int, list[dict[str, Any]]]:
+    """(the count, the tiles) a poem takes from the hand, title included, by the round's one rule
+    (poetry.rules.tile_marks: the same number as the editor's 「已用」)."""
     by_char = {t["char"]: t for t in hand}
-    seen, out = set(), []
-    for ch in "".join(lines) + original:
-        t = by_char.get(ch)
-        if t is not None and ch not in seen:
-            seen.add(ch)
-            out.append({"char": ch, "tone": t.get("tone", ""), "rhyme_foot": any(x.endswith(ch) for x in lines)})
-    return out
+    index = HandIndex.of([t["char"] for t in hand])
+    marks = tile_marks(title, lines, index, rules.get("composition", "rhyme_feet"), rules.get("wildcards", 0))
+    feet = {row[-1] for row in marks["lines"] if row}
+    seen: dict[str, dict[str, Any]] = {}
+    for tile in [t for row in marks["lines"] for t in row] + [tile_for(c, index) for c in title]:
+        if tile in by_char and tile not in seen:
+            seen[tile] = {"char": tile, "tone": by_char[tile].get("tone", ""), "rhyme_foot": tile in feet}
+    return marks["used"], list(seen.values())
 
 
 def _suggestion(sub: Mapping[str, Any], hand: list[Mapping[str, Any]],
                 thresholds: Mapping[str, float] | None) -> dict[str, Any]:
-    """The grading's suggestion for a submission, as plain data."""
+    """The grading's suggestion for a submission (as its declared form), as plain data."""
     try:
         g = grade_poem(sub["text"], title=sub["title"], thresholds=thresholds,
-                       hand="".join(t["char"] for t in hand) or None)
+                       hand="".join(t["char"] for t in hand) or None, form=sub.get("form"))
     except PoetryError as exc:  # a poem the grading cannot read is still shown, with the reason
         return {"grade": "荒牌", "score": 0.0, "criteria": {}, "reasons": [getattr(exc, "message", "無法評量這首詩。")],
                 "form": None, "title": sub["title"], "lines": []}
     return grade_to_dict(g)
 
 
-def _poem_entry(sub: Mapping[str, Any], hand: list[Mapping[str, Any]],
+def poem_verdict(text: str, form: str | None, hand: str, rhyme_book: str) -> dict[str, Any]:
+    """The editor's verdict on a poem (POST /api/check for this text, form, hand and rhyme book), as
+    plain data: the dashboard shows the same faults at the same places."""
+    from poetry.checker import check_poem
+
+    try:
+        report = check_poem(text, rhyme_book=rhyme_book, hand=hand or None, form=form)
+    except PoetryError as exc:
+        return {"error": exc.message}
+    return json.loads(json.dumps(dataclasses.asdict(report), ensure_ascii=False, default=str))
+
+
+def _poem_entry(sub: Mapping[str, Any], hand: list[Mapping[str, Any]], rules: Mapping[str, Any],
                 thresholds: Mapping[str, float] | None) -> dict[str, Any]:
-    """A submission as the dashboard shows it: the checker's marks and faults, the tiles used, the suggestion."""
-    report = sub.get("report") or {}
-    if not isinstance(report, dict):
-        report = {}
-    violations = report.get("violations") or []
+    """A submission as the dashboard shows it: the editor's marks and faults (judged now, as declared),
+    the tiles used, the suggestion."""
+    report = poem_verdict(sub["text"], sub.get("form"), "".join(t["char"] for t in hand),
+                          rules.get("rhyme_book", "pingshui"))
+    violations = [{k: v.get(k) for k in ("line", "pos", "kind", "severity", "message")}
+                  for v in report.get("violations") or []]
     suggestion = _suggestion(sub, hand, thresholds)
+    typed = ["".join(c.get("char", "") for c in line.get("chars", [])) for line in report.get("lines") or []]
+    count, tiles = _tiles_used(sub["title"], typed, hand, rules)
     return {
         "title": sub["title"], "text": sub["text"], "locked": sub["locked"],
         "lines": [[{"char": c.get("char"), "tone": c.get("tone"), "mark": c.get("mark"), "status": c.get("status")}
                    for c in line.get("chars", [])] for line in report.get("lines") or []],
-        "faults": [v.get("message") for v in violations if v.get("severity") == "error"],
-        "notes": [v.get("message") for v in violations if v.get("severity") != "error"],
-        "summary": report.get("summary"),
-        "form": report.get("form"),
-        "tiles_used": _tiles_used(suggestion.get("lines", []), sub["text"], hand),
+        "violations": violations,
+        "faults": [v["message"] for v in violations if v["severity"] == "error"],
+        "notes": [v["message"] for v in violations if v["severity"] != "error"] + list(report.get("notes") or []),
+        "summary": report.get("summary") or report.get("error"),
+        "form": sub.get("form") or report.get("form"),
+        "declared_form": sub.get("form"),
+        "regulated": report.get("regulated"),
+        "tiles_count": count,
+        "tiles_used": tiles,
         "suggestion": suggestion,
     }
 
@@ -149,7 +174,7 @@ def round_dashboard(store: Store, code: str, viewer: Seat | None,
         entries.append({
             "seat": seat["seat"], "name": seat["name"], "is_host": seat["is_host"],
             "submitted": bool(sub and sub["locked"]),
-            "poem": _poem_entry(sub, hands.get(seat["seat"], []), thresholds) if sub else None,
+            "poem": _poem_entry(sub, hands.get(seat["seat"], []), info, thresholds) if sub else None,
             "final": {"grade": final["grade"], "comment": final["comment"]} if final else None,
         })
     ranking = rank_round([{"seat": e["seat"], "name": e["name"], "submitted": e["submitted"],
@@ -163,6 +188,10 @@ def round_results(store: Store, code: str) -> dict[str, Any]:
     """The published results of a round with the ranking (what GET /api/rounds/<code>/results adds)."""
     results = store.results(code)
     info = store.round_info(code)
+    hands = {h["seat"]: h["tiles"] for h in results["hands"]}
+    for poem in results["poems"]:  # the editor's and the dashboard's count of tiles used
+        poem["tiles_count"] = tiles_used(poem["title"], poem["text"], [t["char"] for t in hands.get(poem["seat"], [])],
+                                         info["composition"], info["wildcards"]) if poem["submitted"] else 0
     ranking = rank_round([{"seat": p["seat"], "name": p["name"], "submitted": p["submitted"], "grade": p["grade"]}
                           for p in results["poems"]], info.get("penalty", ""))
     return {**results, "penalty": info.get("penalty", ""), "ranking": ranking}

@@ -537,9 +537,20 @@ def _words(theme_forms: Sequence[str], hand_forms: Mapping[str, str],
 
 
 def _ping_groups(char: str, book: RhymeBook) -> tuple[str, ...]:
-    """The 平 rhyme groups a character can rhyme in (its common 平 readings; rare ones if that is all)."""
-    from poetry.prosody import Tone
+    """The 平 rhyme groups a tile can be a foot in: only a tile whose tone on the tile is 平 (the standard
+    set's, else the book's common tone), in its common 平 readings; a rare 平 reading of a 仄 tile (不 in
+    尤, 夢 in 東) is no foot, as the round's rule (poetry.rules.ping_test) reads it.
 
+    >>> from poetry.prosody import get_rhyme_book
+    >>> _ping_groups("不", get_rhyme_book()), _ping_groups("流", get_rhyme_book())
+    ((), ('下平十一尤',))
+    """
+    from poetry.prosody import Tone
+    from poetry.tiles import load_tile_set
+
+    tile = {t.char: t for t in load_tile_set()}.get(char)
+    if (tile.tone if tile is not None else book.lookup(char).tone.value) != Tone.PING.value:
+        return ()
     readings = [r for r in book.lookup(char).readings if r.tone is Tone.PING]
     common = [r for r in readings if r.common] or readings
     return tuple(dict.fromkeys(r.group for r in common))
@@ -560,13 +571,19 @@ def _rhymes(theme_chars: Sequence[str], hand: Sequence[str], feet_by_group: Mapp
 
 
 def _titles(theme: Theme | None, members: Sequence[str], hand: Sequence[str]) -> tuple[str, ...]:
-    """Two or three titles: the lexicon's, those using more of the hand first; generic ones otherwise."""
-    if theme is None:
-        a, b = members[0], members[1] if len(members) > 1 else members[0]
-        return (f"詠{a}", f"{a}{b}即事", f"{a}{b}偶成")
-    in_hand = set(hand)
-    ranked = sorted(enumerate(theme.titles), key=lambda it: (-sum(c in in_hand for c in it[1]), it[0]))
-    return tuple(t for _, t in ranked[:3])
+    """Two or three titles made only of the hand's characters (a round's title must be of one's tiles):
+    the lexicon's titles the hand can spell (简体 and variant glyphs by poetry.rules.tile_for), then pairs
+    of the theme's own characters.
+
+    >>> _titles(None, ["江", "舟", "月"], "江舟月")
+    ('江舟', '江月', '舟月')
+    """
+    from poetry.rules import HandIndex, tile_for
+
+    index = HandIndex.of(hand)
+    spelled = [t for t in (theme.titles if theme else ()) if all(tile_for(c, index) for c in t)]
+    pairs = [a + b for i, a in enumerate(members[:4]) for b in members[i + 1:4] if a != b]
+    return tuple(dict.fromkeys(spelled + pairs))[:3] or tuple(members[:1])
 
 
 # --- the entry point -------------------------------------------------------------------------------

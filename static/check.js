@@ -41,6 +41,8 @@ const editor = attach(textarea, {
   onBusy: (on) => { chip.classList.toggle("check-chip-busy", on); },
 });
 updateCount();
+// a declared form is judged as declared (every departure a fault at its place)
+$("poem-form").addEventListener("change", () => editor.setOptions({ form: $("poem-form").value || null }));
 
 // Loading an example or clearing replaces the draft: keep the old one and offer it back.
 function replaceDraft(text, notice) {

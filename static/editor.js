@@ -35,6 +35,8 @@
  *                  (`mode` is accepted as another name for this option.)
  *   blanks         集字 only: how many blank wildcard tiles (白板) the player holds; the first characters
  *                  not in the hand use them up (marked 白) before any is flagged. Default 0.
+ *   title          The poem's title (a string, or a function returning it): its tiles count as used.
+ *   form           The declared form (五言絕句, 七言律詩 …, 古體): the checker judges the poem as that form.
  *   storageKey     localStorage key for a copy of the draft (the /check page uses one): written on
  *                  every edit, restored on attach when the textarea is empty.
  *   onChange(text)           called on every edit (typing, pasting, a suggestion click) — save drafts here.
@@ -323,6 +325,10 @@ class PoemEditor {
     const hand = charsOf(this.opts.hand);
     if (hand.length) payload.hand = hand.join("");
     if (hand.length && this.opts.rule) payload.rule = this.opts.rule;  // 集字: fixes are suggested from the hand only
+    if (hand.length && this.opts.blanks) payload.wildcards = Number(this.opts.blanks) || 0;
+    const title = typeof this.opts.title === "function" ? this.opts.title() : this.opts.title;
+    if (title) payload.title = String(title);  // its tiles count as used
+    if (this.opts.form) payload.form = this.opts.form;  // the declared form (五言絕句 …), judged as declared
     const how = { headers: this.opts.headers, signal: controller ? controller.signal : undefined };
     api("POST", this.opts.endpoint, payload, how)
       .then((result) => this.answered(result, mine, text))

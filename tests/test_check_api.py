@@ -292,3 +292,37 @@ def test_a_checker_fault_is_a_422_that_keeps_the_poet_informed(client, monkeypat
     response = post(client, {"text": DENG_GAO})
     assert response.status_code == 422
     assert "詩稿仍在" in response.get_json()["detail"]
+
+
+# --- a declared form (issue 9) -------------------------------------------------------------------------
+
+FLAWED_QUATRAIN = "白日依山盡，黃河入海流。欲見千里目，更上一頂樓。"
+
+
+def test_a_declared_form_is_judged_as_declared_with_every_fault_at_its_place(client):
+    undeclared = client.post("/api/check", json={"text": FLAWED_QUATRAIN}).get_json()
+    assert undeclared["form"] == "五言絕句" and undeclared["regulated"] is False
+    faults = [(v["line"], v["pos"]) for v in undeclared["violations"] if v["severity"] == "error"]
+    assert faults  # no longer a 五言古絕 without positions
+    declared = client.post("/api/check", json={"text": FLAWED_QUATRAIN, "form": "五言絕句"}).get_json()
+    assert declared["form"] == "五言絕句"
+    assert [(v["line"], v["pos"]) for v in declared["violations"] if v["severity"] == "error"] == faults
+    seven = client.post("/api/check", json={"text": FLAWED_QUATRAIN, "form": "七言絕句"}).get_json()
+    assert seven["form"] == "七言絕句" and {(v["line"], v["kind"]) for v in seven["violations"]} >= {
+        (n, "form") for n in range(1, 5)}
+    ancient = client.post("/api/check", json={"text": FLAWED_QUATRAIN, "form": "古體"}).get_json()
+    assert ancient["form"] == "古體" and not [v for v in ancient["violations"] if v["kind"] == "tone"]
+
+
+def test_an_unknown_form_is_a_400_naming_the_accepted_ones(client):
+    r = client.post("/api/check", json={"text": FLAWED_QUATRAIN, "form": "七古"})
+    assert r.status_code == 400
+    assert "七言絕句" in r.get_json()["detail"] and "古體" in r.get_json()["detail"]
+
+
+def test_a_simplified_poem_of_held_tiles_is_in_hand(client):
+    r = client.post("/api/check", json={"text": "春风细雨满江楼，万点梨花逐水流。", "hand": "樓流登", "title": "登楼",
+                                        "rule": "rhyme"}).get_json()
+    feet = [line["chars"][-1] for line in r["lines"]]
+    assert [c["in_hand"] for c in feet] == [True, True]
+    assert r["tiles"]["used"] == 3  # 楼 and 流 in the poem, 登 in the title (楼 counted once)

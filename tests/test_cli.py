@@ -72,7 +72,8 @@ def test_check_jsonl_batch_goes_on_past_bad_lines(monkeypatch, capsys):
     assert rows[0] == {"id": "a", "form": "七言律詩", "regulated": True, "violations": []}
     assert rows[1]["id"] == "b" and "error" in rows[1]
     assert rows[2]["id"] is None and "error" in rows[2]
-    assert rows[3]["form"] == "五言古絕" and rows[3]["regulated"] is False
+    # a 近體 shape that reads as a 古絕 keeps its faults at their places (issue 9)
+    assert rows[3]["form"] == "五言絕句" and rows[3]["regulated"] is False and rows[3]["violations"]
     assert rows[4]["id"] == 4 and {"line": 5, "pos": 4, "kind": "tone", "severity": "error"} in rows[4]["violations"]
 
 

@@ -195,9 +195,16 @@ def test_titles_two_or_three_per_named_theme():
         else:
             assert 2 <= len(s.titles) <= 3
             assert all(t for t in s.titles)
+    # issue 9: a round's title is of one's own tiles, so every suggested title is spelled from the hand,
+    # the lexicon's titles the hand can spell first
     lexicon = {t.name: set(t.titles) for t in load_themes()}
-    mountain = suggest_themes(random_hand(MOUNTAIN, 1))[0]
-    assert set(mountain.titles) <= lexicon["山景"]
+    hand = random_hand(MOUNTAIN, 1)
+    mountain = suggest_themes(hand)[0]
+    assert all(set(t) <= set(hand) for t in mountain.titles)
+    spellable = {t for t in lexicon["山景"] if set(t) <= set(hand)}
+    assert set(mountain.titles[:len(spellable)]) <= spellable
+    with_title = hand + list("山中雜詠")
+    assert "山中雜詠" in suggest_themes(with_title)[0].titles
 
 
 def test_deterministic_and_independent_of_order():
@@ -369,3 +376,11 @@ def test_chance_support_matches_random_deals():
     assert np.allclose(dealt.std(axis=0), spread, atol=0.5)
     whole, _ = _null_support(None, len(tiles))
     assert whole.sum() == pytest.approx(dealt.sum(axis=1).mean() * len(tiles) / 150, rel=0.05)
+
+
+def test_feet_are_only_tiles_whose_tone_is_ping():
+    """issue 9: a rare 平 reading of a 仄 tile (不 尤, 夢 東, 信 眞, 徑 青, 折 齊) is never offered as a foot."""
+    rare = set("不夢信徑折")
+    for s in suggest_themes("不夢信徑折流樓舟秋愁遊頭東風中空紅" + "山峰洞石澗壑巖嶺泉瀑雲松猿"):
+        for r in s.rhymes:
+            assert not rare & set(r.feet), (r.group, r.feet)

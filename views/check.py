@@ -14,8 +14,10 @@ from werkzeug.exceptions import BadRequest, UnprocessableEntity
 
 from poetry.checker import check_poem
 from poetry.errors import PoetryError
-from poetry.text import MAX_LENGTH, detect_script, to_simplified
-from views.openapi import ERROR, TEXT, documented, json_body, ok
+from poetry.forms import DECLARED_FORMS, declared_form
+from poetry.rules import MAX_WILDCARDS, tile_marks
+from poetry.text import MAX_LENGTH, MAX_TITLE_LENGTH, detect_script, to_simplified
+from views.openapi import ERROR, FORM, TEXT, documented, json_body, ok
 from views.script import reader_wants_simplified, simplify_quoting
 from views.seats import json_object, refuse_controls
 
@@ -26,13 +28,13 @@ MAX_HAND = 600
 RHYME_BOOKS = ("pingshui", "xinyun", "tongyun")
 #: The round's composition rule: rhyme feet from the hand, or 集字 (every character from the hand).
 RULES = ("rhyme", "jizi")
-FIELDS = ("text", "rhyme_book", "hand", "rule")
+FIELDS = ("text", "rhyme_book", "hand", "rule", "title", "wildcards", "form")
 
 
 @bp.get("/check")
 def check_page():
     """The draft page: type or paste a poem and see its tones, faults and fixes as you type."""
-    return render_template("check.html", max_text=MAX_LENGTH)
+    return render_template("check.html", max_text=MAX_LENGTH, forms=DECLARED_FORMS)
 
 
 @bp.post("/api/check")
@@ -42,21 +44,31 @@ def check_page():
         "text": {"type": "string", "maxLength": MAX_LENGTH},
         "rhyme_book": {"enum": list(RHYME_BOOKS), "default": "pingshui"},
         "hand": {"description": "手牌：一串字或單字的列表（改字建議先取手牌）",
-                 "oneOf": [{"type": "string"}, {"type": "array", "items": TEXT}]}}}),
-    "responses": {"200": ok({"type": "object"}, "檢查報告"), "400": ERROR, "422": ERROR},
+                 "oneOf": [{"type": "string"}, {"type": "array", "items": TEXT}]},
+        "rule": {"enum": list(RULES), "description": "本局作詩規則：rhyme 韻腳用己牌，jizi 集字"},
+        "title": {"type": "string", "maxLength": MAX_TITLE_LENGTH, "description": "詩題（計入用牌）"},
+        "wildcards": {"type": "integer", "minimum": 0, "maximum": MAX_WILDCARDS, "description": "集字的白板張數"},
+        "form": FORM}}),
+    "responses": {"200": ok({"type": "object", "properties": {
+        "form": {"type": "string", "description": "所宣之體裁（有宣告時）或依詩形所判之體裁"},
+        "tiles": {"type": "object", "description": "有手牌時：每字所用之牌（tiles.lines，白板或 null）與用牌數 used"
+                                                   "（題目計入；與交卷、詩伯評詩同一規則）"}}}, "檢查報告"),
+        "400": ERROR, "422": ERROR},
 })
 def api_check():
     """Check a poem: {"text", "rhyme_book"?, "hand"?, "rule"?} → the checker's report as JSON.
 
-    With ``rule: "jizi"`` (集字) and a hand, fixes are suggested only from the hand.
+    With ``rule: "jizi"`` (集字) and a hand, fixes are suggested only from the hand; with ``form`` (a
+    declared form: 七言絕句 … 古體) the poem is judged as declared.
 
     :raise 400: not a JSON object, a field of the wrong type, an unknown rhyme book, a text or hand
         too long, control characters, or a text the checker cannot read (MalformedPoemError).
     :raise 422: the checker failed on this draft (logged; a bug to fix, never a 5xx to the poet).
     """
-    text, rhyme_book, hand, rule = _parse_request()
+    text, rhyme_book, hand, rule, title, wildcards, form = _parse_request()
     try:
-        report = check_poem(text, rhyme_book=rhyme_book, hand=hand, hand_only=bool(hand) and rule == "jizi")
+        report = check_poem(text, rhyme_book=rhyme_book, hand=hand, hand_only=bool(hand) and rule == "jizi",
+                            form=form)
     except PoetryError:
         raise
     except Exception:
@@ -64,7 +76,11 @@ def api_check():
         # answer 422 so the editor shows the message and keeps the text, and let the tests catch it.
         current_app.logger.exception("check_poem failed on a draft of %d characters", len(text))
         raise UnprocessableEntity("這份詩稿暫時無法檢查（檢查器出錯，已記錄）。您的詩稿仍在。") from None
-    return jsonify(_for_reader(dataclasses.asdict(report), reader_wants_simplified()))
+    answer = dataclasses.asdict(report)
+    if hand is not None:  # which tile each character uses, by the round's one rule (poetry.rules)
+        typed = ["".join(cell["char"] for cell in line["chars"]) for line in answer["lines"]]
+        answer["tiles"] = tile_marks(title, typed, hand, "jizi" if rule == "jizi" else "rhyme_feet", wildcards)
+    return jsonify(_for_reader(answer, reader_wants_simplified()))
 
 
 def _for_reader(report: dict, reader_hans: bool) -> dict:
@@ -100,8 +116,9 @@ def _unique(chars) -> list[str]:
     return list(dict.fromkeys(chars))
 
 
-def _parse_request() -> tuple[str, str, str | None, str | None]:
-    """The request's (text, rhyme_book, hand, rule), or BadRequest with a message a poet can act on."""
+def _parse_request() -> tuple[str, str, str | None, str | None, str, int, str | None]:
+    """The request's (text, rhyme_book, hand, rule, title, wildcards, form), or BadRequest with a message a
+    poet can act on (an unknown form: UnsupportedFormError, 400, naming the accepted ones)."""
     payload = json_object(FIELDS, '{"text": "床前明月光……"}')
 
     text = payload.get("text")
@@ -120,7 +137,15 @@ def _parse_request() -> tuple[str, str, str | None, str | None]:
     rule = payload.get("rule")
     if rule is not None and rule not in RULES:
         raise BadRequest("「rule」只可為 rhyme（韻腳用己牌）或 jizi（集字：全詩用己牌）。")
-    return text, rhyme_book, _parse_hand(payload.get("hand")), rule
+    title = payload.get("title") or ""
+    if not isinstance(title, str) or len(title) > MAX_TITLE_LENGTH:
+        raise BadRequest(f"「title」須是一段文字，至多 {MAX_TITLE_LENGTH} 字。")
+    refuse_controls(title, "詩題")
+    wildcards = payload.get("wildcards") or 0
+    if isinstance(wildcards, bool) or not isinstance(wildcards, int) or not 0 <= wildcards <= MAX_WILDCARDS:
+        raise BadRequest(f"「wildcards」須是 0 到 {MAX_WILDCARDS} 的整數（白板張數）。")
+    form = declared_form(payload.get("form"))
+    return text, rhyme_book, _parse_hand(payload.get("hand")), rule, title, wildcards, form
 
 
 def _parse_hand(hand: object) -> str | None:

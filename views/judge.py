@@ -145,7 +145,10 @@ def dashboard_page(code: str):
 @bp.get("/api/rounds/<code>/judge")
 @documented(round_operation(
     "詩伯評品面板的資料：每首詩的平仄、病、用牌、各項評分與建議品第", {
-        "200": ok({"type": "object"}), "403": ERROR, "404": ERROR}))
+        "200": ok({"type": "object", "description": "entries[].poem：form（所宣之體，未宣則依詩形）、violations"
+                   "（[{line, pos, kind, severity, message}]，與 POST /api/check 同一文字、體裁、手牌、韻書所得相同）、"
+                   "tiles_count（用牌數，題目計入，與編輯器、成績同一數）"}),
+        "403": ERROR, "404": ERROR}))
 def api_dashboard(code: str):
     """The dashboard's data as JSON (詩伯 only)."""
     from poetry.standings import round_dashboard

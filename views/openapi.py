@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Flask
 
+from poetry.forms import DECLARED_FORMS
 from poetry.rules import COMPOSITIONS
 from poetry.store import RHYME_BOOKS
 
@@ -54,6 +55,8 @@ def json_body(schema: dict) -> dict:
 
 #: Every error answer: {error, detail} with a Chinese detail (and a 422's violations).
 ERROR = ok(ref("Error"), "錯誤：detail 為中文說明")
+#: The optional declared form of a poem, as every endpoint that takes a poem documents it.
+FORM = {"enum": list(DECLARED_FORMS), "description": "宣告的體裁：依所宣之體論，每處不合皆為病；古體不論平仄、只看押韻"}
 
 _CODE_PARAMETER = {"name": "code", "in": "path", "required": True, "schema": TEXT,
                    "description": "牌局代碼（6 個字母或數字，不分大小寫）"}

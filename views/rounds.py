@@ -22,11 +22,12 @@ from werkzeug.exceptions import BadRequest, NotFound, TooManyRequests
 
 import live
 from poetry.errors import WrongPhase
+from poetry.forms import DECLARED_FORMS
 from poetry.prosody import get_rhyme_book
 from poetry.rules import COMPOSITIONS, MAX_WILDCARDS
 from poetry.store import GRADES, RHYME_BOOKS, normalise_code
 from poetry.text import LIMITS, to_simplified
-from views.openapi import ERROR, TEXT, documented, json_body, ok, openapi_document, ref, round_operation
+from views.openapi import ERROR, FORM, TEXT, documented, json_body, ok, openapi_document, ref, round_operation
 from views.seats import (
     check_form_csrf,
     cookie_name,
@@ -44,7 +45,11 @@ bp = Blueprint("rounds", __name__)
 #: The request body of a draft and of a submission.
 POEM_BODY = {"type": "object", "properties": {
     "title": {"type": "string", "maxLength": LIMITS["poem_title"]},
-    "text": {"type": "string", "maxLength": LIMITS["text"]}}}
+    "text": {"type": "string", "maxLength": LIMITS["text"]},
+    "form": FORM}}
+#: The round's rule on a draft (PUT draft's answer), by the submission's own function (poetry.rules).
+RULE_VERDICT = {"type": "object", "description": "本局作詩規則對此稿的判定（與交卷同一函式）", "properties": {
+    "violations": {"type": "array", "items": {"type": "object"}}, "tiles_used": {"type": "integer"}}}
 
 
 # --- the JSON API --------------------------------------------------------------------------------
@@ -161,14 +166,15 @@ def api_get_draft(code: str):
 @bp.put("/api/rounds/<code>/draft")
 @documented(round_operation(
     "儲存詩稿（邊寫邊存）", {"200": ok({"type": "object", "properties": {
-        "saved": {"type": "boolean"}, "revision": {"type": "integer"}, "updated_at": TEXT}}),
+        "saved": {"type": "boolean"}, "revision": {"type": "integer"}, "updated_at": TEXT,
+        "form": {"type": ["string", "null"]}, "rule": RULE_VERDICT}}),
         "400": ERROR, "403": ERROR, "404": ERROR, "409": ERROR}, body=POEM_BODY))
 def api_save_draft(code: str):
     """Save one's draft as one types."""
     code = round_code(code)
     seat = current_seat(code)
     data = json_object()
-    return jsonify(get_store().save_draft(code, seat, data.get("title"), data.get("text")))
+    return jsonify(get_store().save_draft(code, seat, data.get("title"), data.get("text"), data.get("form")))
 
 
 @bp.post("/api/rounds/<code>/submit")
@@ -181,7 +187,7 @@ def api_submit(code: str):
     code = round_code(code)
     seat = current_seat(code)
     data = json_object()
-    return jsonify(get_store().submit(code, seat, data.get("title"), data.get("text")))
+    return jsonify(get_store().submit(code, seat, data.get("title"), data.get("text"), data.get("form")))
 
 
 @bp.post("/api/rounds/<code>/reopen")
@@ -286,7 +292,7 @@ def round_page(code: str):
     seat = store.authenticate(code, token)
     info = store.round_info(code, seat)
     csrf = csrf_token_for(token) if seat is not None else ""
-    return render_template("round.html", info=info, csrf=csrf, limits=LIMITS, grades=GRADES,
+    return render_template("round.html", info=info, csrf=csrf, limits=LIMITS, grades=GRADES, forms=DECLARED_FORMS,
                            rhyme_books=RHYME_BOOKS, compositions=COMPOSITIONS,
                            rhyme_names=_rhyme_names(info["rhyme_book"]))
 

@@ -15,18 +15,22 @@ from poetry.checker.report import CharReport, CheckResult, LineReport, Severity,
 from poetry.checker.rules import analyse
 from poetry.checker.suggestions import FixContext, suggest
 from poetry.checker.tables import BookTable, resolve_book, table_for
+from poetry.forms import declared_form
+from poetry.rules import HandIndex, tile_for
 from poetry.text import ParsedPoem
 
 
-def check_lines_brief(text: str, rhyme_book: Any = "pingshui") -> dict:
+def check_lines_brief(text: str, rhyme_book: Any = "pingshui", form: str | None = None) -> dict:
     """The batch verdict of one poem: {"form", "regulated", "violations": [{"line","pos","kind","severity"}]}.
 
     Same judgement as check_poem, without the per-character report or suggestions (for jsonl).
 
     >>> check_lines_brief("床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。")["form"]
-    '五言古絕'
+    '五言絕句'
+    >>> check_lines_brief("床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。", form="古體")["regulated"]
+    False
     """
-    a = brief_analysis(text, table_for(resolve_book(rhyme_book)))
+    a = brief_analysis(text, table_for(resolve_book(rhyme_book)), declared_form(form))
     return {
         "form": a.form,
         "regulated": a.regulated,
@@ -34,33 +38,37 @@ def check_lines_brief(text: str, rhyme_book: Any = "pingshui") -> dict:
     }
 
 
-def brief_analysis(text: str, table: BookTable) -> Analysis:
+def brief_analysis(text: str, table: BookTable, form: str | None = None) -> Analysis:
     """The findings of one poem as batch mode needs them: the quick reading, no wording."""
     _, lines, _, entries, plain = prepare(text, table, fast=True)
-    return analyse(lines, entries, table, detail=False, plain=plain)
+    return analyse(lines, entries, table, detail=False, plain=plain, form=form)
 
 
 def check_poem(
     text_or_parsed: str | ParsedPoem, rhyme_book: Any = "pingshui", hand: Iterable[str] | None = None,
-    hand_only: bool = False,
+    hand_only: bool = False, form: str | None = None,
 ) -> CheckResult:
     """Judge a poem: form, pattern, rhyme, every character's tone and status, faults with fixes.
 
     ``text_or_parsed`` is the text as typed or a ``poetry.text.ParsedPoem`` already read (not read
     again); ``rhyme_book`` is a name ("pingshui", "xinyun") or a RhymeBook; ``hand`` the player's
     tiles, whose characters are suggested first; ``hand_only`` (集字) suggests nothing but the hand's
-    characters. Each fault's suggestions are ranked by how well they fit their neighbours in Tang
-    verse (see ``suggestions.suggest``). Raises MalformedPoemError for text that cannot be read.
+    characters; ``form`` the form the poet declares (forms.DECLARED_FORMS: 七言絕句 … 古體), judged as
+    declared and reported back as ``form`` (UnsupportedFormError for another name); without one, a
+    poem of 近體 shape is judged against its closest pattern. Each fault's suggestions are ranked by
+    how well they fit their neighbours in Tang verse (see ``suggestions.suggest``). Raises
+    MalformedPoemError for text that cannot be read.
 
     >>> r = check_poem("空山新雨後，天氣晚來秋。明月松間照，清泉石上流。"
     ...                "竹喧歸浣女，蓮動下漁舟。隨意春芳歇，王孫自可留。")
     >>> r.form, r.pattern, r.regulated
     ('五言律詩', '平起首句不入韻', True)
     """
+    form = declared_form(form)
     book = resolve_book(rhyme_book)
     table = table_for(book)
     poem = prepare(text_or_parsed, table)
-    a = analyse(poem.lines, poem.entries, table, plain=poem.plain)
+    a = analyse(poem.lines, poem.entries, table, plain=poem.plain, form=form)
     hand_set = hand_chars(hand)
     return CheckResult(
         title=poem.title,
@@ -71,15 +79,16 @@ def check_poem(
         rhyme_book=book.name,
         rhyme_group=a.group,
         regulated=a.regulated,
-        lines=_line_reports(a, poem, hand_set),
+        lines=_line_reports(a, poem, None if hand is None else HandIndex.of(hand)),
         violations=_violations(a, poem, table, hand_set, hand_only),
         notes=tuple(a.notes),
         summary=_summary(a),
     )
 
 
-def _line_reports(a: Analysis, poem: Prepared, hand_set: set[str] | None) -> tuple[LineReport, ...]:
-    """Every character's report, as typed (simplified stays simplified), with its 搜韻 mark."""
+def _line_reports(a: Analysis, poem: Prepared, hand: HandIndex | None) -> tuple[LineReport, ...]:
+    """Every character's report, as typed (simplified stays simplified), with its 搜韻 mark; ``in_hand``
+    by the round's one character-to-tile rule (poetry.rules.tile_for)."""
     reports = []
     for i, line in enumerate(poem.lines):
         original = poem.original[i]
@@ -88,7 +97,7 @@ def _line_reports(a: Analysis, poem: Prepared, hand_set: set[str] | None) -> tup
             e = poem.entries[i][j]
             status, required = a.statuses[i][j], a.required[i][j]
             typed = original[j] if j < len(original) else c
-            in_hand = None if hand_set is None else (typed in hand_set or c in hand_set)
+            in_hand = None if hand is None else tile_for(typed, hand) is not None
             chars.append(CharReport(typed, c, e.tone, required, status, e.groups, in_hand, mark_of(status, required)))
         reports.append(LineReport(i + 1, original, tuple(chars), a.rhyme_lines[i]))
     return tuple(reports)

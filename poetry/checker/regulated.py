@@ -8,7 +8,8 @@ its 2nd char) by dynamic programming over the lines, then asks every rule of eve
 - ``judge_foot``: the last char: a 韻腳 in the group (出韻, 孤雁入群, 韻腳不統一), or a 仄 ending (撞韻);
 - ``judge_tail``: 一三五不論 except 孤平 (and 孤平拗救), 三平尾, 小拗 saved by the 對句, 三仄尾;
 
-and finally ``demote_to_ancient``: breaks in half the lines or more make the poem 古體.
+and finally ``note_ancient_reading``: breaks in half the lines or more read as a 古絕/古詩, said in a note;
+the faults stay at their places (the poem is judged as the 近體 its shape is, or as declared).
 
     >>> from poetry.checker import check_lines_brief
     >>> check_lines_brief("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。")["regulated"]
@@ -20,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from poetry.checker.analysis import CONFIRM, RHYME, WRONG, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
-from poetry.checker.report import Kind, Severity, Status
+from poetry.checker.analysis import CONFIRM, RHYME, WRONG, Analysis, Fix, choose_group, cn_numeral, fits, where
+from poetry.checker.report import Kind, Status
 from poetry.checker.tables import ANY_ZE, COMMON_ZE, UNKNOWN, BookTable, Entry, Masks, line_masks
 from poetry.forms import PING, ZE, form_name, line_pattern, opposite, pattern_name
 
@@ -129,15 +130,16 @@ class Verse:
 
 
 def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] | None, feet: list[Entry],
-                      table: BookTable, plain: bool) -> None:
+                      table: BookTable, plain: bool, declared: bool = False) -> None:
     """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every rule judged.
 
     ``feet``: each line's last entry; ``entries`` (every char's) may be None in the batch path; ``plain``:
-    every entry is the table's own (traditional text), so the table's memoised masks serve."""
+    every entry is the table's own (traditional text), so the table's memoised masks serve; ``declared``:
+    the poet declared this 近體 form, so a 仄韻 is a fault of each foot rather than a 古體 reading."""
     n, length = len(lines), len(lines[0])
     group, ze = choose_group(feet[1::2], feet[0])
     a.group = group
-    if ze:
+    if ze and not declared:
         _rhymes_in_ze(a, n, length)
         return
     first_rhymes = _first_line_rhymes(feet[0], group)
@@ -172,8 +174,8 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     inverted = judge_positions(a, verse, chain_ok)
     judge_foot(a, verse)
     judge_tail(a, verse, inverted)
-    if verse.broken and len(verse.broken) * 2 >= n:
-        demote_to_ancient(a, verse)
+    if verse.broken and len(verse.broken) * 2 >= n and not declared:
+        note_ancient_reading(a, verse)
 
 
 def _rhymes_in_ze(a: Analysis, n: int, length: int) -> None:
@@ -415,25 +417,11 @@ def _fault_at(a: Analysis, v: Verse, i: int, j: int, need: str, kind: Kind, mess
     a.error(i + 1, j + 1, kind, message if a.detail else "", Fix(i, j, need))
 
 
-def demote_to_ancient(a: Analysis, v: Verse) -> None:
-    """Heavy breaks (half the lines or more): a 古絕/古詩, not a failed 律詩; only the rhyme
-    observations stay, as notes."""
+def note_ancient_reading(a: Analysis, v: Verse) -> None:
+    """Heavy breaks (half the lines or more): the poem reads as a 古絕/古詩; said in a note, while every
+    fault stays an error at its place (a 近體 shape is judged against its closest pattern)."""
     n = len(v.lines)
-    a.ancient = True
-    a.form = form_name(v.length, n, ancient=True)
-    a.pattern = None
     listed = "、".join(cn_numeral(i + 1) for i in sorted(v.broken))
-    a.notes.insert(0, f"第{listed}句不合律（{len(v.broken)}/{n} 句），屬古體，不按近體論。")
-    a.findings = [
-        Finding(f.line, f.pos, f.kind, Severity.NOTE, f.message)
-        for f in a.findings
-        if f.kind == Kind.RHYME and f.severity == Severity.ERROR
-    ]
-    for i in range(n):
-        statuses = a.statuses[i]
-        for j in range(v.length):
-            if statuses[j] in (Status.OK, Status.WRONG, Status.RESCUED, Status.CONFIRM):
-                statuses[j] = Status.FREE
-            a.required[i][j] = None
-        if statuses[-1] == Status.RHYME_WRONG:
-            statuses[-1] = Status.RHYME
+    ancient = form_name(v.length, n, ancient=True)
+    a.notes.insert(0, f"第{listed}句不合律（{len(v.broken)}/{n} 句），讀來近於{ancient}；"
+                      "若作古體，可宣告體裁為「古體」。")

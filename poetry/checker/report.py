@@ -40,6 +40,7 @@ class Kind(StrEnum):
     OPPOSITION = "opposition"  #: 失對
     REPEATED_CHAR = "repeated_char"  #: 重字
     UNKNOWN_CHAR = "unknown_char"  #: a char the rhyme book does not have
+    FORM = "form"  #: a line or a line count that departs from the declared form
 
 
 class Severity(StrEnum):

@@ -18,7 +18,7 @@ from poetry.checker.analysis import Analysis, Fix, choose_group, cn_numeral, fit
 from poetry.checker.regulated import analyse_regulated
 from poetry.checker.report import Kind, Status
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
-from poetry.forms import PING, ZE, form_name, is_regulated_shape, line_pattern
+from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape, line_pattern
 
 
 def _length_of(lines: list[str]) -> int | None:
@@ -31,10 +31,15 @@ def _length_of(lines: list[str]) -> int | None:
 
 
 def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTable, detail: bool = True,
-            plain: bool = False) -> Analysis:
+            plain: bool = False, form: str | None = None) -> Analysis:
     """Judge a poem given its lines and their per-char entries (``detail``: word the findings and fill
     every char's status; ``plain``: each entry is the table's own entry of the char written, as for
-    traditional text; entries None: plain, every char already in the table, rows built only where needed)."""
+    traditional text; entries None: plain, every char already in the table, rows built only where needed;
+    ``form``: the form the poet declared, one of forms.DECLARED_FORMS, judged as declared)."""
+    if form is not None:
+        if entries is None:
+            entries = [[table.entries[c] for c in s] for s in lines]
+        return analyse_declared(lines, entries, table, detail, plain, form)
     unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint("".join(lines))
     a = Analysis(lines, detail)
     n = len(lines)
@@ -68,6 +73,53 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
     if len(a.findings) > 1:
         a.findings.sort(key=lambda f: (f.line, f.pos))
     return a
+
+
+def analyse_declared(lines: list[str], entries: list[list[Entry]], table: BookTable, detail: bool, plain: bool,
+                     form: str) -> Analysis:
+    """A declared form, judged as declared: every line or line count off its shape is a fault at its place,
+    then the form's rules (古體: the rhyme only); the report's form is the declared one."""
+    a = Analysis(lines, detail)
+    n = len(lines)
+    length, count = DECLARED_FORMS[form]
+    a.length = _length_of(lines)
+    _shape_faults(a, lines, form, length, count)
+    if form == "古體":  # no tonal rule; the rhyme is still read
+        a.ancient = True
+        a.notes.append("宣告為古體：不論平仄，只看押韻（可換韻）。")
+        rhyme_ancient(a, lines, [row[-1] for row in entries])
+    elif length in (5, 7) and all(len(line) == length for line in lines) and n >= 2:
+        analyse_regulated(a, lines, entries, [row[-1] for row in entries], table, plain, declared=True)
+    elif length == 6 and a.length == 6 and n % 2 == 0:
+        _analyse_six(a, lines, entries)
+    elif length == 4 and a.length == 4:
+        _analyse_four(a, lines, entries, table)
+    else:  # off the declared shape: the rhyme is still read
+        rhyme_ancient(a, lines, [row[-1] for row in entries])
+    a.form = form
+    _repeated_chars(a, lines)
+    if any(e.code & UNKNOWN for row in entries for e in row):
+        _unknown_chars(a, lines, entries)
+    a.regulated = not a.ancient and not a.has_errors()
+    a.findings.sort(key=lambda f: (f.line, f.pos))
+    return a
+
+
+def _shape_faults(a: Analysis, lines: list[str], form: str, length: int | None, count: int | None) -> None:
+    """體: a line of another length than the declared form's, or another number of lines, is a fault."""
+    n = len(lines)
+    if length is not None:
+        for i, line in enumerate(lines):
+            if len(line) != length:
+                pos = min(len(line), length + 1)
+                message = f"{where(i + 1, pos)}：{form}每句{cn_numeral(length)}字，此句{cn_numeral(len(line))}字。"
+                a.error(i + 1, pos, Kind.FORM, message if a.detail else "")
+    wanted = count or (10 if form.endswith("排律") else None)
+    if wanted is None or (n == wanted if count else n >= wanted and n % 2 == 0):
+        return
+    need = f"{cn_numeral(count)}句" if count else f"{cn_numeral(wanted)}句以上、雙數"
+    message = f"第{cn_numeral(n)}句：{form}應為{need}，此詩{cn_numeral(n)}句。"
+    a.error(n, 0, Kind.FORM, message if a.detail else "")
 
 
 def _analyse_ancient(a: Analysis, lines: list[str], entries: list[list[Entry]]) -> None:

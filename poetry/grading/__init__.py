@@ -155,7 +155,7 @@ def combined_features(criteria: Mapping[str, Mapping[str, Any]], neutral: Mappin
 
 
 def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, float] | None = None,
-               hand: str | None = None) -> Grade:
+               hand: str | None = None, form: str | None = None) -> Grade:
     """Measure a poem against the rules' words and suggest a 品.
 
     >>> g = grade_poem("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。", title="登鸛雀樓")
@@ -164,7 +164,7 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
 
     Raises MalformedPoemError for text that cannot be read as a poem (empty, one line, too long).
     """
-    lines, title, criteria, form_name = measure_poem(text, title, hand)
+    lines, title, criteria, form_name = measure_poem(text, title, hand, form)
     spec = _model()["combined"]
     feats = combined_features(criteria, spec.get("neutral"), title_information(title))
     score = round(combined_score(spec, feats), 3)

@@ -53,11 +53,12 @@ def is_lushi(lines: list[str]) -> bool:
 # --- the criteria ----------------------------------------------------------------------------------
 
 
-def _check(poem: ParsedPoem | str, hand: str | None) -> CheckResult:
-    """The checker's report of the poem: the one place the grading asks poetry.checker."""
+def _check(poem: ParsedPoem | str, hand: str | None, form: str | None = None) -> CheckResult:
+    """The checker's report of the poem (as its declared ``form``, if any): the one place the grading asks
+    poetry.checker."""
     from poetry.checker import check_poem
 
-    return check_poem(poem, hand=hand)
+    return check_poem(poem, hand=hand, form=form)
 
 
 def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, str | None]:
@@ -70,6 +71,11 @@ def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, s
     n_chars = max(sum(len(x) for x in lines), 1)
     jin = any(w in form for w in ("律", "絕")) and "古" not in form  # 近體: 律詩, 絕句, 排律
     repeated = [v for v in other_errors if v.kind == "repeated_char"]
+    shape = [v for v in other_errors if v.kind == "form"]  # a line or line count off the declared form
+    if shape:
+        return (_crit(0.5, f"不合所宣之體：{shape[0].message}"),
+                _crit(math.exp(-0.5 * len(tone_errors) * 10 / max(sum(len(x) for x in lines), 1)),
+                      f"平仄押韻有 {len(tone_errors)} 處不合。" if tone_errors else "平仄、押韻皆合。"), form)
     if result.regulated:
         f_score = 1.0 - 0.15 * len(repeated)
         f_expl = f"{form}（{result.pattern or ''}），體式完整。"
@@ -210,9 +216,10 @@ def _read_poem(text: str, title: str | None) -> tuple[ParsedPoem, list[str], str
     return parsed, lines, (title or "").strip() or None
 
 
-def measure_poem(text: str, title: str | None = None, hand: str | None = None
+def measure_poem(text: str, title: str | None = None, hand: str | None = None, form: str | None = None
                  ) -> tuple[list[str], str | None, dict[str, dict[str, Any]], str | None]:
-    """The criteria of a poem: (lines, title, {name: {score, explanation}}, form name).
+    """The criteria of a poem: (lines, title, {name: {score, explanation}}, form name); ``form``: the
+    declared form, which 體不失 and 平仄和暢 judge it by (its faults are the editor's).
 
     >>> from poetry.grading import CRITERIA
     >>> lines, title, criteria, form = measure_poem("國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。", "春望")
@@ -224,7 +231,7 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
     model = _model()
     crit = model["criteria"]
     criteria: dict[str, dict[str, Any]] = {}
-    report = _check(parsed, hand)
+    report = _check(parsed, hand, form)
     criteria["體不失"], criteria["平仄和暢"], form_name = _form_criteria(report, lines)
     ct = clean_title(title)
     if ct:

@@ -89,6 +89,7 @@ drafts = Table(
     Column("seat", Integer, primary_key=True),
     Column("title", Text, nullable=False, default=""),
     Column("text", Text, nullable=False, default=""),
+    Column("form", String(8)),  # the declared form (五言絕句 … 古體), None: judged by its shape
     Column("revision", Integer, nullable=False, default=0),
     Column("updated_at", DateTime(timezone=True)),
 )
@@ -100,6 +101,7 @@ submissions = Table(
     Column("seat", Integer, primary_key=True),
     Column("title", Text, nullable=False),
     Column("text", Text, nullable=False),
+    Column("form", String(8)),  # the declared form, None: judged by its shape
     Column("report", Text),  # JSON: the checker's report at submission
     Column("locked", Boolean, nullable=False),  # False once the 詩伯 reopens it
     Column("submitted_at", DateTime(timezone=True), nullable=False),

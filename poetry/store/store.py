@@ -18,7 +18,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from poetry.errors import BadInput, CompositionError, NotAllowed, RoundNotFound, WrongPhase
-from poetry.rules import check_composition, ping_test, poem_report, require_poem
+from poetry.forms import declared_form
+from poetry.rules import check_composition, ping_test, poem_report, require_poem, tiles_used
 from poetry.store.fields import GRADES, PLAYERS, clean_name, clean_seat, clean_text, iso, round_settings, utcnow
 from poetry.store.schema import (
     drafts,
@@ -325,21 +326,25 @@ class Store:
             sub = conn.execute(select(submissions).where(submissions.c.round_id == row.id,
                                                          submissions.c.seat == viewer.seat)).first()
         if sub is not None and sub.locked:
-            return {"title": sub.title, "text": sub.text, "revision": draft.revision if draft else 0,
+            return {"title": sub.title, "text": sub.text, "form": sub.form,
+                    "revision": draft.revision if draft else 0,
                     "updated_at": iso(sub.submitted_at), "submitted": True,
                     "report": json.loads(sub.report) if sub.report else None}
         return {"title": draft.title if draft else "", "text": draft.text if draft else "",
-                "revision": draft.revision if draft else 0, "updated_at": iso(draft.updated_at) if draft else None,
+                "form": draft.form if draft else None, "revision": draft.revision if draft else 0,
+                "updated_at": iso(draft.updated_at) if draft else None,
                 "submitted": False, "report": None}
 
-    def save_draft(self, code: str, viewer: Seat | None, title: Any, text: Any) -> dict[str, Any]:
-        """Save one's draft as one types; 409 once submitted (until the 詩伯 reopens it)."""
+    def save_draft(self, code: str, viewer: Seat | None, title: Any, text: Any, form: Any = None) -> dict[str, Any]:
+        """Save one's draft (and its declared form) as one types; 409 once submitted (until the 詩伯 reopens
+        it). The answer carries the round's rule verdict on the draft, by the submission's own function."""
         now = utcnow()
         with self.engine.begin() as conn:
             row = self._round(conn, code)
             viewer = self._require_player(viewer)
             title = clean_text(title, "poem_title", "詩題")
             text = clean_text(text, "text", "詩稿", multiline=True)
+            form = declared_form(form)
             if row.phase == "lobby":
                 raise WrongPhase("還沒抽牌，先等詩伯抽牌。")
             if row.phase == "published":
@@ -350,41 +355,52 @@ class Store:
                 raise WrongPhase("你已交卷，詩稿已鎖定；要改請詩伯重開。")
             updated = conn.execute(
                 drafts.update().where(drafts.c.round_id == row.id, drafts.c.seat == viewer.seat)
-                .values(title=title, text=text, revision=drafts.c.revision + 1, updated_at=now)
+                .values(title=title, text=text, form=form, revision=drafts.c.revision + 1, updated_at=now)
             ).rowcount
             if not updated:
                 conn.execute(drafts.insert().values(round_id=row.id, seat=viewer.seat, title=title, text=text,
-                                                    revision=1, updated_at=now))
+                                                    form=form, revision=1, updated_at=now))
             revision = conn.execute(select(drafts.c.revision).where(
                 drafts.c.round_id == row.id, drafts.c.seat == viewer.seat)).scalar()
-        return {"saved": True, "revision": revision, "updated_at": iso(now)}
+            hand = self._hand_chars(conn, row.id, viewer.seat)
+        return {"saved": True, "revision": revision, "updated_at": iso(now), "form": form,
+                "rule": self._rule_verdict(row, hand, title, text)}
 
-    def submit(self, code: str, viewer: Seat | None, title: Any, text: Any) -> dict[str, Any]:
-        """Hand in title and poem: the composition rule is enforced (422), the checker's report kept."""
+    def _rule_verdict(self, row, hand: str, title: str, text: str) -> dict[str, Any]:
+        """The round's composition rule on a poem, as the editor shows it and the submission enforces it:
+        {"violations" (each once), "tiles_used" (title included, as the rule counts)}."""
+        is_ping = ping_test(self.tiles_of_round(row), row.rhyme_book)
+        violations = check_composition(title, text, hand, row.composition, row.wildcards, is_ping)
+        return {"violations": violations,
+                "tiles_used": tiles_used(title, text, hand, row.composition, row.wildcards)}
+
+    def submit(self, code: str, viewer: Seat | None, title: Any, text: Any, form: Any = None) -> dict[str, Any]:
+        """Hand in title and poem (and its declared form): the composition rule is enforced (422), the
+        checker's report kept."""
         with self.engine.connect() as conn:
             self._round(conn, code)
         viewer = self._require_player(viewer)
         title = clean_text(title, "poem_title", "詩題", required=True)
         text = clean_text(text, "text", "詩稿", required=True, multiline=True)
         require_poem(title, text)
+        form = declared_form(form)
         with self.engine.connect() as conn:
             row = self._round(conn, code)
             hand = self._hand_chars(conn, row.id, viewer.seat)
         if row.phase != "dealt":
             raise WrongPhase("還沒抽牌，不能交卷。" if row.phase == "lobby" else "這局已經公佈，不能再交卷。")
-        is_ping = ping_test(self.tiles_of_round(row), row.rhyme_book)
-        violations = check_composition(title, text, hand, row.composition, row.wildcards, is_ping)
+        violations = self._rule_verdict(row, hand, title, text)["violations"]
         if violations:
             raise CompositionError("不合這局的作詩規則：" + " ".join(v["message"] for v in violations[:8]),
                                    violations)
-        report = poem_report(text, row.rhyme_book, hand, self._checker)
+        report = poem_report(text, row.rhyme_book, hand, self._checker, form)
         now = utcnow()
         with self.engine.begin() as conn:
             if self._lock_round(conn, row.id) != "dealt":
                 raise WrongPhase("這局已經公佈，不能再交卷。")
             existing = conn.execute(select(submissions.c.locked).where(
                 submissions.c.round_id == row.id, submissions.c.seat == viewer.seat)).first()
-            values = dict(title=title, text=text, report=json.dumps(report, ensure_ascii=False),
+            values = dict(title=title, text=text, form=form, report=json.dumps(report, ensure_ascii=False),
                           locked=True, submitted_at=now)
             if existing is None:
                 try:
@@ -398,7 +414,7 @@ class Store:
                 if claimed != 1:
                     raise WrongPhase("你已經交卷了；要改請詩伯重開。")
             conn.execute(drafts.update().where(drafts.c.round_id == row.id, drafts.c.seat == viewer.seat)
-                         .values(title=title, text=text, updated_at=now))
+                         .values(title=title, text=text, form=form, updated_at=now))
             self._event(conn, row.id, "submitted", {"seat": viewer.seat})
         self._notify()
         return {"submitted": True, "seat": viewer.seat, "submitted_at": iso(now), "report": report,
@@ -465,6 +481,7 @@ class Store:
                 "seat": s.seat, "name": s.name, "is_host": s.is_host,
                 "submitted": sub is not None, "reopened": reopened,
                 "title": sub.title if sub else "", "text": sub.text if sub else "",
+                "form": sub.form if sub else None,
                 "report": json.loads(sub.report) if sub and sub.report else None,
                 "grade": grade.grade if grade else None, "comment": grade.comment if grade else None,
             })
@@ -516,7 +533,7 @@ class Store:
             row = self._round(conn, code)
             rows = conn.execute(select(submissions).where(submissions.c.round_id == row.id)
                                 .order_by(submissions.c.seat)).all()
-        return [{"seat": s.seat, "title": s.title, "text": s.text, "locked": s.locked,
+        return [{"seat": s.seat, "title": s.title, "text": s.text, "form": s.form, "locked": s.locked,
                  "report": json.loads(s.report) if s.report else None, "submitted_at": iso(s.submitted_at)}
                 for s in rows]
 

@@ -8,6 +8,8 @@
  */
 import { el, fill, HAN } from "../common.js";
 
+const BLANK = "白板";  // what poetry.rules puts where a blank tile stands in
+
 /** A hand as single characters: a string (Han characters only) or an array of characters. */
 export function charsOf(hand) {
   if (!hand) return [];
@@ -29,44 +31,32 @@ function isFault(v) { return v.severity !== "note" && v.severity !== "info"; }
 
 /*
  * The round's rule per "line:pos": flags (a Chinese reason), used (from the hand), blanks (a 白板 stands
- * in), repeats (a tile spent twice), and count, the characters taken from the hand.
+ * in), repeats (a tile spent twice), and count, the tiles taken from the hand (title included). Which tile
+ * a character uses is the server's one rule (report.tiles, poetry.rules.tile_marks), as at submission.
  */
 function handRules(report, view) {
   const S = view.S;
-  const marks = { flags: {}, used: {}, blanks: {}, repeats: {}, count: 0 };
-  const handSet = new Set(charsOf(view.hand));
-  if (!handSet.size) return marks;
-  const spent = new Map();
-  let blanksLeft = Math.max(0, Number(view.blanks) || 0);
-  (report.lines || []).forEach((line) => {
+  const marks = { flags: {}, used: {}, blanks: {}, repeats: {}, count: 0, titleMissing: [] };
+  const tiles = report.tiles;
+  if (!tiles || !charsOf(view.hand).length) return marks;
+  marks.count = tiles.used || 0;
+  if (view.rule) marks.titleMissing = tiles.title_missing || [];  // the title too is of one's tiles
+  (report.lines || []).forEach((line, i) => {
     const chars = line.chars || [];
+    const row = (tiles.lines || [])[i] || [];
     const footAt = isRhymeLine(line) ? chars.length - 1 : -1;
     chars.forEach((c, k) => {
       const key = line.number + ":" + (k + 1);
-      const inHand = typeof c.in_hand === "boolean" ? c.in_hand : (handSet.has(c.char) || handSet.has(c.lookup));
-      const tile = c.lookup || c.char;
-      let repeat = false;
-      if (inHand) {
-        const n = (spent.get(tile) || 0) + 1;
-        spent.set(tile, n);
-        repeat = n > 1;
+      const tile = row[k];
+      if (tile === BLANK) marks.blanks[key] = true;
+      else if (tile) marks.used[key] = true;
+      else if (view.rule === "jizi") {
+        // 集字: each tile once; a held tile already spent reads 「用了兩次」
+        if (c.in_hand) { marks.flags[key] = fill(S.usedTwice, { char: c.char }); marks.repeats[key] = true; }
+        else marks.flags[key] = fill(S.notInHand, { char: c.char });
       }
-      if (view.rule === "jizi") {
-        // 集字: each tile once; a blank (白板) stands in for a missing or spent tile while any is left.
-        if ((!inHand || repeat) && blanksLeft > 0) {
-          blanksLeft -= 1;
-          marks.blanks[key] = true;
-        } else if (!inHand) marks.flags[key] = fill(S.notInHand, { char: c.char });
-        else if (repeat) {
-          marks.flags[key] = fill(S.usedTwice, { char: c.char });
-          marks.repeats[key] = true;
-        }
-        if (inHand && !repeat) { marks.used[key] = true; marks.count += 1; }
-      } else if (inHand) { marks.used[key] = true; marks.count += 1; }
       // 韻腳: every rhyme foot must be a tile of the hand
-      if (view.rule === "rhyme" && k === footAt && !inHand) {
-        marks.flags[key] = fill(S.footNotInHand, { char: c.char });
-      }
+      if (view.rule === "rhyme" && k === footAt && !tile) marks.flags[key] = fill(S.footNotInHand, { char: c.char });
     });
   });
   return marks;
@@ -75,8 +65,10 @@ function handRules(report, view) {
 /* The head of the report: 合律 or not, the form, pattern, rhyme group, book, and tiles used. */
 function summaryOf(report, marks, errors, S) {
   const summary = el("div", "pe-summary");
-  const badge = el("span", "pe-badge-verdict " + (report.regulated ? "pe-good" : "pe-bad"),
-    report.regulated ? S.regulated : S.notRegulated);
+  // 格律 and 局規 are two states: the badge says 合律 only when the round's rule holds too
+  const ruleBroken = Object.keys(marks.flags).length > 0 || marks.titleMissing.length > 0;
+  const badge = el("span", "pe-badge-verdict " + (report.regulated && !ruleBroken ? "pe-good" : "pe-bad"),
+    ruleBroken ? S.ruleBroken : (report.regulated ? S.regulated : S.notRegulated));
   badge.setAttribute("aria-hidden", "true");
   summary.appendChild(badge);
   const facts = el("dl", "pe-facts");
@@ -88,6 +80,7 @@ function summaryOf(report, marks, errors, S) {
     facts.appendChild(wrap);
   }
   if (report.title) fact(S.title, "《" + report.title + "》");
+  if (ruleBroken) fact(S.prosodyFact, report.regulated ? S.regulated : S.notRegulated);
   fact(S.form, report.form);
   fact(S.pattern, report.pattern);
   fact(S.rhymeGroup, report.rhyme_group);
@@ -123,7 +116,10 @@ export function drawReport(report, view) {
   const violations = report.violations || [];
   const marks = handRules(report, view);
   const errors = violations.filter(isFault).length + Object.keys(marks.flags).length;
-  const verdict = S.verdictPrefix + (report.regulated ? S.regulated : S.notRegulated) + (report.form ? "・" + report.form : "");
+  const prosody = report.regulated ? S.regulated : S.notRegulated;
+  const broken = Object.keys(marks.flags).length || marks.titleMissing.length;
+  const verdict = S.verdictPrefix + (broken ? S.ruleBroken + "・" : "") + prosody +
+    (report.form ? "・" + report.form : "");
   const byLine = {};
   const whole = [];
   violations.forEach((v) => {

@@ -26,7 +26,24 @@ export function setSaveStatus(text, kind) {
   node.setAttribute("data-kind", kind || "");
 }
 
-function currentDraft() { return { title: $("poem-title").value, text: $("poem-text").value }; }
+function currentDraft() {
+  return { title: $("poem-title").value, text: $("poem-text").value, form: $("poem-form").value || null };
+}
+
+/* 局規: what breaks the round's rule, as the server's own function says (PUT draft's `rule`, the 422's
+   violations), each item once; cleared when the draft keeps the rule again. */
+function showRule(page, violations) {
+  const list = $("violations");
+  list.replaceChildren();
+  const seen = new Set();
+  (violations || []).forEach((v) => {
+    if (seen.has(v.message)) return;
+    seen.add(v.message);
+    list.appendChild(el("li", "", v.message));
+  });
+  $("rule-box").hidden = seen.size === 0;
+  page.draft.ruleBroken = seen.size > 0;
+}
 
 function keepLocal(draft, dirty, fields) {
   storage.setJSON(draft.key, Object.assign({ dirty: dirty, base: draft.revision }, fields));
@@ -53,8 +70,10 @@ function saveNow(page) {
   setSaveStatus(page.S.saving, "pending");
   api("PUT", page.base + "/draft", fields).then((r) => {
     draft.inFlight = false;
-    if (r.ok) saved(page, fields, r.data.revision);
-    else notSaved(page, r);
+    if (r.ok) {
+      saved(page, fields, r.data.revision);
+      if (r.data.rule) showRule(page, r.data.rule.violations);
+    } else notSaved(page, r);
   });
 }
 
@@ -108,6 +127,8 @@ export function loadDraft(page) {
       (local.title !== d.title || local.text !== d.text);
     const shown = restoreLocal ? local : d;
     $("poem-title").value = shown.title || "";
+    $("poem-form").value = shown.form || "";
+    if (page.editor) page.editor.setOptions({ form: shown.form || null });
     if (page.editor) page.editor.setText(shown.text || ""); else $("poem-text").value = shown.text || "";
     setLocked(page, !!d.submitted);
     if (restoreLocal) scheduleSave(page, 0);
@@ -137,9 +158,28 @@ export function attachEditor(page) {
     hand: handChars(page),
     rule: rule,
     blanks: rule === "jizi" ? (state.wildcards || 0) : 0,
+    title: () => $("poem-title").value,  // the title's tiles count as used, as at submission
+    form: $("poem-form").value || null,
     onChange: () => edited(page),
+    onReport: (report) => offerForm(page, report),
   });
-  $("poem-title").addEventListener("input", () => edited(page));
+  $("poem-form").addEventListener("change", () => {
+    page.editor.setOptions({ form: $("poem-form").value || null });  // judged as declared
+    edited(page);
+  });
+  let titleTimer = null;
+  $("poem-title").addEventListener("input", () => {
+    edited(page);
+    clearTimeout(titleTimer);
+    titleTimer = setTimeout(() => page.editor.check(), 400);
+  });
+}
+
+/* The form offered: 「依詩形（五言絕句）」 names what the shape reads as; one click declares another. */
+function offerForm(page, report) {
+  const auto = $("poem-form-auto");
+  if (!auto || $("poem-form").value) return;
+  auto.textContent = report && report.form ? fill(page.S.formAutoAs, { form: report.form }) : page.S.formAuto;
 }
 
 /* The themes panel's 「以此起稿」: take its title (when none yet) and say which rhyme it suggests. */
@@ -156,27 +196,49 @@ function startFromTheme(page, d) {
   $("poem-text").focus();
 }
 
-/* 交卷: the server checks the round's rule; its refusal lists what breaks it. */
+/* 交卷: first the round's rule on the draft as it stands (PUT draft, the submission's own function): what
+   breaks it is shown before the lock confirmation; then the lock. A refusal lists the same items. */
 function submit(page) {
   const { S, draft } = page;
-  if (!window.confirm(S.confirmSubmit)) return;
   const button = $("submit-button");
   button.disabled = true;
   $("submit-error").textContent = "";
-  $("violations").textContent = "";
   clearTimeout(draft.timer);
-  api("POST", page.base + "/submit", currentDraft()).then((r) => {
+  const fields = currentDraft();
+  api("PUT", page.base + "/draft", fields).then((r) => {
+    if (r.ok) {
+      saved(page, fields, r.data.revision);
+      showRule(page, r.data.rule ? r.data.rule.violations : []);
+    }
+    if (page.draft.ruleBroken || !window.confirm(S.confirmSubmit)) {
+      button.disabled = false;
+      if (page.draft.ruleBroken) $("rule-box").scrollIntoView({ block: "nearest" });
+      return;
+    }
+    handIn(page, fields);
+  });
+}
+
+function handIn(page, fields) {
+  const { S, draft } = page;
+  const button = $("submit-button");
+  api("POST", page.base + "/submit", fields).then((r) => {
     button.disabled = false;
     if (r.ok) {
       draft.dirty = false;
       storage.remove(draft.key);
       setLocked(page, true);
+      showRule(page, []);
       notice(S.submitOk);
       page.refresh();
       return;
     }
-    $("submit-error").textContent = r.detail || S.networkError;
-    (r.data.violations || []).forEach((v) => { $("violations").appendChild(el("li", "", v.message)); });
+    if (r.data && Array.isArray(r.data.violations) && r.data.violations.length) {
+      showRule(page, r.data.violations);  // the same list as the editor's, once each
+      $("submit-error").textContent = S.ruleRefused;
+    } else {
+      $("submit-error").textContent = r.detail || S.networkError;
+    }
   });
 }
 
