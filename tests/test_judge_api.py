@@ -119,7 +119,7 @@ def test_grading_ranks_names_losers_and_publishes(judged):
     assert [(r["seat"], r["place"]) for r in ranking["ranking"]] == [(1, 1), (2, 1), (4, 3), (3, 4)]
     assert {w["seat"] for w in ranking["winners"]} == {1, 2}
     drinks = {x["seat"]: x["drink"] for x in ranking["losers"]}
-    assert drinks[4] == "罰酒三杯" and "加倍" in drinks[3]
+    assert drinks[4] == "罰酒 1 杯" and drinks[3] == "罰酒 2 杯"  # cups per person (issue 12)
     # a grade changed replaces the old one
     client.post(f"/api/rounds/{code}/grades", headers=host, json={"seat": 4, "grade": "中品"})
     assert client.post(f"/api/rounds/{code}/publish", headers=host).status_code == 200

@@ -26,6 +26,7 @@ from poetry.prosody import get_rhyme_book
 from poetry.rules import COMPOSITIONS, MAX_WILDCARDS
 from poetry.store import GRADES, RHYME_BOOKS, normalise_code
 from poetry.text import LIMITS, to_simplified
+from views.club import CLUB_SETTINGS
 from views.openapi import ERROR, TEXT, documented, json_body, ok, openapi_document, ref, round_operation
 from views.seats import (
     check_form_csrf,
@@ -62,7 +63,8 @@ POEM_BODY = {"type": "object", "properties": {
         "composition": {"enum": list(COMPOSITIONS), "default": "rhyme_feet"},
         "wildcards": {"type": "integer", "minimum": 0, "maximum": MAX_WILDCARDS},
         "tile_set": {"description": "custom set: JSON or CSV text, or a list; 600 distinct, 300/300",
-                     "oneOf": [{"type": "string"}, {"type": "array"}]}}}),
+                     "oneOf": [{"type": "string"}, {"type": "array"}]},
+        **CLUB_SETTINGS}}),
     "responses": {
         "201": ok({"type": "object", "properties": {
             "code": TEXT, "host_token": TEXT, "seat": {"type": "integer"}, "host_link": TEXT,
@@ -83,6 +85,7 @@ def api_create_round():
         title=data.get("title"), host_name=data.get("host_name"), host_plays=data.get("host_plays"),
         rhyme_book=data.get("rhyme_book"), penalty=data.get("penalty"), composition=data.get("composition"),
         wildcards=data.get("wildcards"), tile_set=tile_set,
+        cups=data.get("cups"), minutes=data.get("minutes"), rhyme_draw=data.get("rhyme_draw"),
     )
     created["host_link"] = url_for("rounds.seat_link", code=created["code"], token=created["host_token"],
                                     _external=True)
