@@ -131,7 +131,7 @@ def test_grading_ranks_names_losers_and_publishes(judged):
     page = client.get(f"/r/{code}/results")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert "成績單" in html and "荒牌加倍" in html and "好" in html and "魯直" in html
+    assert "成績單" in html and "少游 罰酒 2 杯" in html and "好" in html and "魯直" in html  # cups (issue 12)
     # the 品第圖: each name on its grade's rung, longer rungs for higher grades
     import re
     rungs = dict(re.findall(r'<div class="rung" data-grade="(\S*)">(.*?)</div>', html, re.S))

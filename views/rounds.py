@@ -336,4 +336,4 @@ def verify_page(code: str):
     """How anyone can check the deal against the commitment, with a check that runs in the browser."""
     code = round_code(code)
     info = get_store().round_info(code)
-    return render_template("verify.html", info=info)
+    return render_template("verify.html", info=info, rhyme_record=get_store().rhyme_record(code))

@@ -15,9 +15,9 @@ from sqlalchemy import or_, select
 from sqlalchemy.engine import Connection
 
 from poetry.errors import NotAllowed, WrongPhase
-from poetry.rules import DEFAULT_CUPS, check_rhyme, deadline_of, draw_rhymes, ping_test
+from poetry.rules import DEFAULT_CUPS, check_rhyme, deadline_of, draw_rhymes, ping_groups, ping_test, rhyme_choices
 from poetry.store.fields import iso, utcnow
-from poetry.store.schema import drafts, grade_changes, grades, rounds, seats, submissions
+from poetry.store.schema import drafts, grade_changes, grades, hands, rounds, seats, submissions
 from poetry.store.tokens import Seat, hash_token, new_code
 from poetry.text import split_lines
 
@@ -77,6 +77,26 @@ class ClubActions:
             return found
 
         return check_rhyme(split_lines(text), group, ping_test(tiles.values(), "pingshui"), groups_of)
+
+    def rhyme_record(self, code: str) -> list[dict[str, Any]]:
+        """The 韻牌 drawn, by seat; after publication also how many 平 tiles of it each hand held and which
+        groups it could draw (poetry.rules.rhyme_choices), so anyone can check the draw (/r/<code>/verify)."""
+        with self.engine.connect() as conn:
+            row = self._round(conn, code)
+            names = {s.seat: s.name for s in conn.execute(select(seats.c.seat, seats.c.name)
+                                                           .where(seats.c.round_id == row.id))}
+            dealt = {h.seat: h.tiles for h in conn.execute(select(hands).where(hands.c.round_id == row.id))}
+        drawn = json.loads(row.rhymes) if row.rhymes else {}
+        by_char = {t.char: t for t in self.tiles_of_round(row)}
+        record = []
+        for seat, group in sorted(drawn.items()):
+            entry = {"seat": int(seat), "name": names.get(int(seat), ""), "rhyme": group}
+            if row.phase == "published":
+                held = [by_char[c] for c in dealt.get(int(seat), "") if c in by_char]
+                entry["held"] = ping_groups(held).get(group, [])
+                entry["choices"] = rhyme_choices(held)
+            record.append(entry)
+        return record
 
     # -- authentication across a series --
 
