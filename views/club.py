@@ -58,6 +58,16 @@ def api_rematch(code: str):
     return jsonify(made), 201
 
 
+@bp.get("/api/rounds/<code>/poems")
+@documented(round_operation(
+    "詩伯讀已交的詩（同作的詩伯須先交自己的詩）", {"200": ok({"type": "object", "properties": {
+        "poems": {"type": "array"}, "hidden": {"type": "boolean"}}}), "403": ERROR, "404": ERROR}))
+def api_poems(code: str):
+    """The poems handed in, for the 詩伯's round page (a playing 詩伯: only after handing in their own)."""
+    code = round_code(code)
+    return jsonify(get_store().poems_for_host(code, current_seat(code)))
+
+
 @bp.get("/r/<code>/follow")
 def follow(code: str):
     """Follow a rematch from the previous round's page: this device's seat there is its seat here."""

@@ -213,6 +213,15 @@ class ClubActions:
             return bool(conn.execute(select(submissions.c.locked).where(
                 submissions.c.round_id == row.id, submissions.c.seat == viewer.seat)).scalar())
 
+    def poems_for_host(self, code: str, viewer: Seat | None) -> dict[str, Any]:
+        """The poems handed in, as the 詩伯 may read them now (a playing 詩伯: their own until it is in)."""
+        self._require_host(viewer, "讀已交的詩")
+        fair = self.may_read_poems(code, viewer)
+        poems = [{"seat": s["seat"], "title": s["title"], "text": s["text"],
+                  "elapsed_seconds": s.get("elapsed_seconds")}
+                 for s in self.submissions_of(code) if s["locked"] and (fair or s["seat"] == viewer.seat)]
+        return {"poems": poems, "hidden": not fair}
+
     # -- rematch and the series --
 
     def rematch(self, code: str, viewer: Seat | None) -> dict[str, Any]:

@@ -221,6 +221,7 @@ class Store(ClubActions):
                                       .where(submissions.c.round_id == row.id))
             }
             last_event = conn.execute(select(func.max(events.c.id)).where(events.c.round_id == row.id)).scalar()
+            graded = set(conn.execute(select(grades.c.seat).where(grades.c.round_id == row.id)).scalars())
         info = {
             "code": row.code,
             "title": row.title,
@@ -234,7 +235,7 @@ class Store(ClubActions):
             "players": PLAYERS,
             "seats": [
                 {"seat": s.seat, "name": s.name, "is_host": s.is_host, "plays": s.seat >= 1,
-                 "submitted": bool(submitted.get(s.seat, False))}
+                 "submitted": bool(submitted.get(s.seat, False)), "graded": s.seat in graded}
                 for s in seat_rows
             ],
             "commitment": row.commitment,
@@ -540,7 +541,8 @@ class Store(ClubActions):
             rows = conn.execute(select(submissions).where(submissions.c.round_id == row.id)
                                 .order_by(submissions.c.seat)).all()
         return [{"seat": s.seat, "title": s.title, "text": s.text, "locked": s.locked,
-                 "report": json.loads(s.report) if s.report else None, "submitted_at": iso(s.submitted_at)}
+                 "report": json.loads(s.report) if s.report else None, "submitted_at": iso(s.submitted_at),
+                 "elapsed_seconds": s.elapsed_seconds}
                 for s in rows]
 
     # -- the event log --
