@@ -21,7 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 import live
 from poetry.errors import CompositionError, PoetryError
 from poetry.store import Store
-from views import check, judge, limiting, pages, rounds, script, themes
+from views import check, club, judge, limiting, pages, rounds, script, themes
 from views.script import error_for_reader, reader_wants_simplified
 
 
@@ -89,7 +89,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     live.init_app(app)
 
-    for module in (pages, check, rounds, themes, judge):
+    for module in (pages, check, rounds, themes, judge, club):
         app.register_blueprint(module.bp)
     app.before_request(_refuse_oversized_stream)
     limiting.install(app)

@@ -19,24 +19,28 @@ Usage::
     ...                   is_ping=lambda c: c in "斜家")
     []
 
-Checks still to come
+The clock and the 韻牌
 --------------------
-The round's clock (a time limit on writing) and the 韻牌 (a rhyme tile the round's poems must rhyme
-with) are not rules yet. When they are, their checks belong here, beside :func:`check_composition`,
-as pure functions of the round's settings that the store calls at submission.
+A round may carry a clock (``minutes`` after the deal: :func:`deadline_of`, :func:`check_clock`,
+:func:`elapsed_seconds`) and the 韻牌 (each seat draws a 平聲 group, :func:`draw_rhymes`; its feet
+must be of it, :func:`check_rhyme`); the cups each 品 drinks default to ``DEFAULT_CUPS``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import Any
 
-from poetry.errors import BadInput, PoetryError
+from poetry.errors import BadInput, PoetryError, WrongPhase
 from poetry.text import is_han, split_lines, to_simplified, to_traditional
 
 #: "rhyme_feet": rhyme feet and title from one's own tiles (the default, as the game's description says);
@@ -384,3 +388,133 @@ def _report_of(result: Any) -> Any:
     if dataclasses.is_dataclass(result) and not isinstance(result, type):
         result = dataclasses.asdict(result)
     return json.loads(json.dumps(result, ensure_ascii=False, default=str))
+
+
+# --- a round as a club plays it: the clock and the 韻牌 (issue 12) ---------------------------------
+
+#: Cups each 品 drinks when the round does not say (上品 and 中品 none, 下品 one, 荒牌 two).
+DEFAULT_CUPS = MappingProxyType({"上品": 0, "中品": 0, "下品": 1, "荒牌": 2})
+#: Most minutes a round's clock may give (a long evening).
+MAX_MINUTES = 600
+#: 韻牌: a seat draws among the 平聲 groups of which its hand holds this many 平 tiles (else the fallback).
+RHYME_DRAW_MIN, RHYME_DRAW_FALLBACK = 5, 3
+
+
+def deadline_of(dealt_at: datetime | None, minutes: float | None) -> datetime | None:
+    """When the clock runs out: the deal plus the round's minutes (None: no clock, or not dealt yet).
+
+    >>> deadline_of(datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc), 7.5).isoformat()
+    '2026-03-01T08:07:30+00:00'
+    """
+    if dealt_at is None or not minutes:
+        return None
+    if dealt_at.tzinfo is None:  # SQLite hands back naive datetimes, which are UTC
+        dealt_at = dealt_at.replace(tzinfo=timezone.utc)
+    return dealt_at + timedelta(minutes=minutes)
+
+
+def elapsed_seconds(dealt_at: datetime | None, now: datetime) -> float | None:
+    """Seconds from the deal to a hand-in (以詩作的遲速論高下), to a tenth of a second.
+
+    >>> elapsed_seconds(datetime(2026, 3, 1, 8, 0, tzinfo=timezone.utc), datetime(2026, 3, 1, 8, 1, 2, 250000,
+    ...                                                                             tzinfo=timezone.utc))
+    62.2
+    """
+    if dealt_at is None:
+        return None
+    if dealt_at.tzinfo is None:
+        dealt_at = dealt_at.replace(tzinfo=timezone.utc)
+    return round(max(0.0, (now - dealt_at).total_seconds()), 1)
+
+
+def check_clock(deadline: datetime | None, now: datetime) -> None:
+    """Refuse a hand-in after the clock ran out (WrongPhase 409 「時間已到」); the draft stays as it was.
+
+    >>> check_clock(None, datetime(2026, 3, 1, tzinfo=timezone.utc))  # no clock: always in time
+    """
+    if deadline is not None and now > deadline:
+        raise WrongPhase("時間已到：這局的限時已過，不能再交卷（詩稿仍保留）。")
+
+
+def ping_groups(tiles: Iterable[Any]) -> dict[str, list[str]]:
+    """The 平聲 rhyme groups (上平, 下平) of some tiles, each with its tiles' characters.
+
+    >>> from poetry.tiles import Tile
+    >>> ping_groups([Tile("山", "平", "上平十五刪", 3, "朱"), Tile("月", "仄", "入聲六月", 4, "墨")])
+    {'上平十五刪': ['山']}
+    """
+    groups: dict[str, list[str]] = {}
+    for tile in tiles:
+        if tile.tone == "平" and tile.rhyme.startswith(("上平", "下平")):
+            groups.setdefault(tile.rhyme, []).append(tile.char)
+    return groups
+
+
+def rhyme_choices(hand: Iterable[Any]) -> list[str]:
+    """The 韻牌 a hand may draw: the groups of which it holds five 平 tiles (three, if it holds five of none).
+
+    >>> from poetry.tiles import Tile
+    >>> rhyme_choices([Tile(c, "平", "下平一先", 5, "朱") for c in "先天前"])
+    ['下平一先']
+    """
+    counts = {group: len(chars) for group, chars in ping_groups(hand).items()}
+    for least in (RHYME_DRAW_MIN, RHYME_DRAW_FALLBACK, 1):
+        choices = sorted(group for group, count in counts.items() if count >= least)
+        if choices:
+            return choices
+    return []
+
+
+def draw_rhymes(hands: Mapping[int, Iterable[Any]], seed: str) -> dict[int, str]:
+    """韻牌: each seat draws one 平聲 group among its :func:`rhyme_choices`, a different one for each seat.
+
+    The draw is seeded by the deal's salt, so it is fixed with the deal and revealed with it. Seats are
+    served in order; when a seat's choices are all taken, the seats before it draw again (backtracking).
+
+    >>> from poetry.tiles import Tile
+    >>> hand = [Tile(c, "平", g, 5, "朱") for g in ("上平一東", "下平一先") for c in "一二三"]
+    >>> sorted(draw_rhymes({1: hand, 2: hand}, "salt").values())
+    ['上平一東', '下平一先']
+    """
+    rng = random.Random(hashlib.sha256(f"{seed}\n韻牌".encode()).hexdigest())
+    choices = {seat: rng.sample(rhyme_choices(tiles), k=len(rhyme_choices(tiles))) for seat, tiles in hands.items()}
+    order = sorted(choices)
+
+    def assign(index: int, taken: dict[int, str]) -> dict[int, str] | None:
+        if index == len(order):
+            return taken
+        seat = order[index]
+        for group in choices[seat]:
+            if group not in taken.values():
+                found = assign(index + 1, {**taken, seat: group})
+                if found is not None:
+                    return found
+        return None
+
+    drawn = assign(0, {})
+    if drawn is None:  # no distinct draw among the choices: any 平聲 group of the hand, still distinct
+        choices = {seat: rng.sample(sorted(ping_groups(tiles)), k=len(ping_groups(tiles)))
+                   for seat, tiles in hands.items()}
+        drawn = assign(0, {}) or {}
+    return drawn
+
+
+def check_rhyme(lines: Sequence[str], group: str | None, is_ping: Callable[[str], bool],
+                groups_of: Callable[[str], Iterable[str]]) -> list[Violation]:
+    """Violations of the 韻牌: every rhyme foot (韻腳) must be of the drawn group (empty: in rhyme).
+
+    ``groups_of(char)`` gives a character's 平水韻 groups (its tile's, else the rhyme book's).
+
+    >>> check_rhyme(["白日依山盡", "黃河入海流"], "下平十一尤", lambda c: False, lambda c: {"流": ["下平十一尤"]}[c])
+    []
+    >>> check_rhyme(["白日依山盡", "黃河入海流"], "下平一先", lambda c: False, lambda c: ["下平十一尤"])[0]["message"]
+    '第 2 句的韻腳「流」不在韻牌「下平一先」中。'
+    """
+    if not group:
+        return []
+    return [
+        {"where": "rhyme_tile", "line": number, "char": char, "group": group,
+         "message": f"第 {number} 句的韻腳「{char}」不在韻牌「{group}」中。"}
+        for number, char in rhyme_feet(lines, is_ping)
+        if group not in set(groups_of(char))
+    ]

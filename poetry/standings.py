@@ -3,14 +3,15 @@
 The grading (poetry.grading) only suggests a 品; the 詩伯 decides. This module puts the two side by
 side for a round and, once the 詩伯 has judged, ranks the seats by the rules of 詩牌:
 
-  more 上品 wins; 下品 and 荒牌 lose and drink (下品 the round's penalty once, 荒牌 twice);
-  a seat that hands in no poem is 荒牌 (交白卷); equal 品 share a place.
+  more 上品 wins; 下品 and 荒牌 lose and drink the round's cups (default 下品 one, 荒牌 two);
+  a seat that hands in no poem is 荒牌 (交白卷); equal 品 share a place, unless the round had a
+  clock: then, within one 品, the faster poem ranks higher (以詩作的遲速和優劣論高下).
 
 The store (poetry.store) keeps the rounds; this module reads it and never writes.
 
     >>> rank_round([{"seat": 1, "name": "甲", "grade": "中品", "submitted": True},
     ...             {"seat": 2, "name": "乙", "grade": "下品", "submitted": True}])["summary"]
-    '勝：甲（中品）；負：乙（下品）罰酒一杯。'
+    '勝：甲（中品）；負：乙（下品）罰酒 1 杯。'
 """
 
 from __future__ import annotations
@@ -22,20 +23,22 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from poetry.errors import PoetryError
 from poetry.grading import CRITERIA, GRADES, criterion_bands, grade_poem, grade_to_dict, merge_thresholds
-from poetry.rules import HandIndex, tile_for, tile_marks, tiles_used
+from poetry.rules import DEFAULT_CUPS, HandIndex, tile_for, tile_marks, tiles_used
 
 if TYPE_CHECKING:
     from poetry.store import Seat, Store
 
 #: Rank of each 品 (lower is better); a poem not handed in counts as 荒牌 (交白卷).
 GRADE_RANK = MappingProxyType({g: i for i, g in enumerate(GRADES)})
-DEFAULT_PENALTY = "罰酒一杯"
 
 
-def _drink(grade: str, penalty: str) -> str:
-    """What a loser drinks under the round's rule: 下品 the penalty once, 荒牌 twice."""
-    penalty = (penalty or "").strip() or DEFAULT_PENALTY
-    return penalty if grade == "下品" else f"{penalty}，荒牌加倍（兩次）"
+def _drink(cups: int) -> str:
+    """What a loser drinks, as the pages say it: 「罰酒 N 杯」 (the free-text penalty is only a note).
+
+    >>> _drink(2)
+    '罰酒 2 杯'
+    """
+    return f"罰酒 {cups} 杯" if cups else "不罰"
 
 
 def _summary(graded: list[dict[str, Any]], winners: list[dict[str, Any]], losers: list[dict[str, Any]],
@@ -53,12 +56,15 @@ def _summary(graded: list[dict[str, Any]], winners: list[dict[str, Any]], losers
     return "；".join(parts) + ("。" if complete else "（尚有詩未評）。")
 
 
-def rank_round(poems: list[Mapping[str, Any]], penalty: str = "") -> dict[str, Any]:
+def rank_round(poems: list[Mapping[str, Any]], penalty: str = "", cups: Mapping[str, int] | None = None,
+               by_speed: bool = False) -> dict[str, Any]:
     """Rank the seats of a round by the 詩伯's final 品; name the winners, the losers and their drinks.
 
     ``poems``: one entry per writing seat, {"seat", "name", "grade" (None if not yet graded),
     "submitted"}. More 上品 wins; 下品 and 荒牌 lose; a seat without a poem is 荒牌 (交白卷); equal 品
-    share a place. ``complete`` is False while some submitted poem has no 品 yet.
+    share a place. ``complete`` is False while some submitted poem has no 品 yet. ``cups`` gives each
+    品's cups (DEFAULT_CUPS); every entry carries ``cups``. With ``by_speed`` (a round with a clock),
+    within one 品 the poem with fewer ``elapsed_seconds`` ranks higher. ``penalty`` is only a note.
 
     >>> r = rank_round([{"seat": 1, "name": "甲", "grade": "上品", "submitted": True},
     ...                 {"seat": 2, "name": "乙", "grade": "荒牌", "submitted": True}], "罰酒一杯")
@@ -71,21 +77,30 @@ def rank_round(poems: list[Mapping[str, Any]], penalty: str = "") -> dict[str, A
         if not p.get("submitted"):
             grade = "荒牌"
         rows.append({"seat": p["seat"], "name": p.get("name", ""), "grade": grade,
-                     "submitted": bool(p.get("submitted")), "graded": grade is not None})
+                     "submitted": bool(p.get("submitted")), "graded": grade is not None,
+                     "elapsed_seconds": p.get("elapsed_seconds"),
+                     "cups": int((cups or DEFAULT_CUPS).get(grade, 0)) if grade else 0})
     graded = [r for r in rows if r["grade"] is not None]
-    graded.sort(key=lambda r: (GRADE_RANK[r["grade"]], r["seat"]))
+    graded.sort(key=lambda r: (GRADE_RANK[r["grade"]], _speed(r, by_speed), r["seat"]))
     place, previous = 0, None
     for i, r in enumerate(graded):
-        if r["grade"] != previous:
-            place, previous = i + 1, r["grade"]
+        if (r["grade"], _speed(r, by_speed)) != previous:
+            place, previous = i + 1, (r["grade"], _speed(r, by_speed))
         r["place"] = place
     ungraded = [dict(r, place=None) for r in rows if r["grade"] is None]
     best = graded[0]["grade"] if graded else None
     winners = [r for r in graded if best in ("上品", "中品") and r["grade"] == best]
-    losers = [dict(r, drink=_drink(r["grade"], penalty)) for r in graded if r["grade"] in ("下品", "荒牌")]
+    losers = [dict(r, drink=_drink(r["cups"])) for r in graded if r["grade"] in ("下品", "荒牌")]
     complete = not ungraded
     return {"ranking": graded + ungraded, "winners": winners, "losers": losers, "complete": complete,
             "summary": _summary(graded, winners, losers, complete)}
+
+
+def _speed(row: Mapping[str, Any], by_speed: bool) -> float:
+    """The sort key of speed within one 品: seconds to hand in (a round with a clock), else all equal."""
+    if not by_speed or row.get("elapsed_seconds") is None:
+        return float("inf") if by_speed else 0.0
+    return float(row["elapsed_seconds"])
 
 
 def _tiles_used(title: str, lines: list[str], hand: list[Mapping[str, Any]], rules: Mapping[str, Any]
@@ -166,35 +181,87 @@ def round_dashboard(store: Store, code: str, viewer: Seat | None,
     hands = {h["seat"]: h["tiles"] for h in store.hands(code, viewer)["hands"]}  # 詩伯 only (403)
     subs = {s["seat"]: s for s in store.submissions_of(code)}
     finals = {g["seat"]: g for g in store.list_grades(code)}
+    # a playing 詩伯 reads the others' poems only once their own is handed in (the hands stay visible)
+    fair = info["phase"] == "published" or store.may_read_poems(code, viewer)
     entries = []
     for seat in info["seats"]:
         if not seat["plays"]:
             continue
         sub, final = subs.get(seat["seat"]), finals.get(seat["seat"])
+        hidden = bool(sub) and not fair and seat["seat"] != viewer.seat
         entries.append({
             "seat": seat["seat"], "name": seat["name"], "is_host": seat["is_host"],
-            "submitted": bool(sub and sub["locked"]),
-            "poem": _poem_entry(sub, hands.get(seat["seat"], []), info, thresholds) if sub else None,
+            "submitted": bool(sub and sub["locked"]), "hidden": hidden,
+            "elapsed_seconds": sub.get("elapsed_seconds") if sub else None,
+            "poem": _poem_entry(sub, hands.get(seat["seat"], []), info, thresholds) if sub and not hidden else None,
             "final": {"grade": final["grade"], "comment": final["comment"]} if final else None,
         })
-    ranking = rank_round([{"seat": e["seat"], "name": e["name"], "submitted": e["submitted"],
-                           "grade": e["final"]["grade"] if e["final"] else None} for e in entries],
-                         info.get("penalty", ""))
-    return {"round": info, "entries": entries, "ranking": ranking,
+    ranking = ranking_of(info, [{"seat": e["seat"], "name": e["name"], "submitted": e["submitted"],
+                                 "elapsed_seconds": e["elapsed_seconds"],
+                                 "grade": e["final"]["grade"] if e["final"] else None} for e in entries])
+    return {"round": info, "entries": entries, "ranking": ranking, "fair_hidden": not fair,
             "thresholds": merge_thresholds(thresholds), "criteria_names": list(CRITERIA), "bands": criterion_bands()}
 
 
 def round_results(store: Store, code: str) -> dict[str, Any]:
     """The published results of a round with the ranking (what GET /api/rounds/<code>/results adds)."""
+    results = _round_results(store, code)
+    return {**results, "series": series_standing(store, code)}
+
+
+def _round_results(store: Store, code: str) -> dict[str, Any]:
+    """round_results without the series' standing (which reads every round of the series this way)."""
     results = store.results(code)
     info = store.round_info(code)
     hands = {h["seat"]: h["tiles"] for h in results["hands"]}
-    for poem in results["poems"]:  # the editor's and the dashboard's count of tiles used
+    elapsed, changes = store.elapsed_of(code), store.grade_log(code)
+    for poem in results["poems"]:  # the editor's and the dashboard's count of tiles used; time; 品 changes
         poem["tiles_count"] = tiles_used(poem["title"], poem["text"], [t["char"] for t in hands.get(poem["seat"], [])],
                                          info["composition"], info["wildcards"]) if poem["submitted"] else 0
-    ranking = rank_round([{"seat": p["seat"], "name": p["name"], "submitted": p["submitted"], "grade": p["grade"]}
-                          for p in results["poems"]], info.get("penalty", ""))
-    return {**results, "penalty": info.get("penalty", ""), "ranking": ranking}
+        poem["elapsed_seconds"] = elapsed.get(poem["seat"]) if poem["submitted"] else None
+        poem["grade_changes"] = changes.get(poem["seat"], [])
+        poem["grade_changed"] = bool(poem["grade_changes"])
+    ranking = ranking_of(info, [{"seat": p["seat"], "name": p["name"], "submitted": p["submitted"],
+                                 "grade": p["grade"], "elapsed_seconds": p["elapsed_seconds"]}
+                                for p in results["poems"]])
+    by_seat = {r["seat"]: r for r in ranking["ranking"]}
+    seats = [{**seat, "cups": by_seat[seat["seat"]]["cups"] if seat["seat"] in by_seat else 0,
+              "elapsed_seconds": elapsed.get(seat["seat"]), "grade": by_seat.get(seat["seat"], {}).get("grade")}
+             for seat in results["seats"]]
+    return {**results, "seats": seats, "penalty": info.get("penalty", ""), "cups": info["cups"],
+            "minutes": info["minutes"], "rhymes": info["rhymes"], "next_code": info["next_code"],
+            "previous_code": info["previous_code"], "ranking": ranking}
+
+
+def ranking_of(info: Mapping[str, Any], poems: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """rank_round under a round's own rule: its cups, and speed within one 品 when it had a clock."""
+    return rank_round(poems, info.get("penalty", ""), info.get("cups"), by_speed=bool(info.get("minutes")))
+
+
+def series_standing(store: Store, code: str) -> dict[str, Any] | None:
+    """An evening's standing over a round and its rematches: 品 and cups per person (None: a single round).
+
+    Only published rounds count; people are the same seats throughout (a rematch keeps them).
+    """
+    codes = store.series(code)
+    if len(codes) < 2:
+        return None
+    people: dict[int, dict[str, Any]] = {}
+    counted = []
+    for each in codes:
+        try:
+            ranking = _round_results(store, each)["ranking"]
+        except PoetryError:  # not yet published (the evening's last round, still playing)
+            continue
+        counted.append(each)
+        for r in ranking["ranking"]:
+            person = people.setdefault(r["seat"], {"seat": r["seat"], "name": r["name"], "cups": 0,
+                                                   "grades": dict.fromkeys(GRADES, 0)})
+            if r["grade"]:
+                person["grades"][r["grade"]] += 1
+            person["cups"] += r["cups"]
+    standing = sorted(people.values(), key=lambda p: (*(-p["grades"][g] for g in GRADES[:2]), p["cups"], p["seat"]))
+    return {"rounds": counted, "codes": codes, "people": standing}
 
 
 def round_history(store: Store, seats: list[Seat]) -> list[dict[str, Any]]:
@@ -203,12 +270,14 @@ def round_history(store: Store, seats: list[Seat]) -> list[dict[str, Any]]:
     for seat in seats:
         try:
             info = store.round_info(seat.code, seat)
-            ranking = round_results(store, seat.code)["ranking"] if info["phase"] == "published" else None
+            results = round_results(store, seat.code) if info["phase"] == "published" else None
+            ranking = results["ranking"] if results else None
         except PoetryError:  # a round deleted meanwhile: leave it out
             continue
         out.append({"code": info["code"], "title": info["title"], "phase": info["phase"],
                     "me": info["me"], "created_at": info["created_at"], "published_at": info["published_at"],
                     "penalty": info["penalty"], "ranking": ranking,
+                    "series": results["series"] if results else None,
                     "players": [s["name"] for s in info["seats"] if s["plays"]]})
     out.sort(key=lambda r: r["published_at"] or r["created_at"] or "", reverse=True)
     return out

@@ -27,7 +27,7 @@ pg "$bin/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 >/
 pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $port -k $dir -c listen_addresses=''" start >/dev/null
 "$bin/psql" -q -h "$dir" -p "$port" -U postgres -c "CREATE DATABASE shipai_test" >/dev/null
 
-echo "PostgreSQL $version on $dir:$port: tests/test_store.py tests/test_rounds_api.py tests/test_live.py tests/test_verdict_api.py"
+echo "PostgreSQL $version on $dir:$port: tests/test_store.py tests/test_rounds_api.py tests/test_club_api.py tests/test_live.py tests/test_verdict_api.py"
 POETRY_TEST_DATABASE_URL="postgresql+psycopg://postgres@/shipai_test?host=$dir&port=$port" \
-  python3 -m pytest -p no:cacheprovider tests/test_store.py tests/test_rounds_api.py tests/test_live.py \
-  tests/test_verdict_api.py "$@"
+  python3 -m pytest -p no:cacheprovider tests/test_store.py tests/test_rounds_api.py tests/test_club_api.py \
+  tests/test_live.py tests/test_verdict_api.py "$@"

@@ -5,7 +5,6 @@ const root = $("judge");
 const code = root.getAttribute("data-code");
 const base = "/api/rounds/" + encodeURIComponent(code);
 const S = readJSON("judge-strings");
-const penalty = readJSON("judge-penalty", "");  // as the 詩伯 typed it (data-verbatim)
 
 /* POST to the API; resolves to its data, rejects with the server's Chinese detail as the message. */
 function send(url, body) {
@@ -29,7 +28,7 @@ function renderLadder(ranking) {
 }
 
 /* The standing in a sentence, as the page first drew it (grade_ladder.html's standing_summary): the words
-   from S (in the reader's 繁/简), the names and the penalty as typed. */
+   from S (in the reader's 繁/简), the names as typed, each loser's cups. */
 function standingSentence(ranking) {
   if (!ranking.winners.length && !ranking.losers.length) return S.noGrades;
   let text = "";
@@ -37,9 +36,9 @@ function standingSentence(ranking) {
     text += S.won + ranking.winners.map((w) => w.name + "（" + w.grade + "）").join("、") + "；";
   }
   if (ranking.losers.length) {
-    // 荒牌 (no poem that keeps the rules) drinks double
+    // each drinks the round's cups for their 品 (the penalty text is only a note)
     text += S.lost + ranking.losers.map((x) =>
-      x.name + "（" + x.grade + "）" + penalty + (x.grade === "荒牌" ? S.doubled : "")).join("、");
+      x.name + "（" + x.grade + "）" + (x.cups ? fill(S.drink, { n: x.cups }) : S.noDrink)).join("、");
   } else {
     text += S.noLoser;
   }

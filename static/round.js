@@ -18,8 +18,9 @@ import { attachEditor, loadDraft, newDraftState, setLocked, setSaveStatus, wireD
 import { announceHand, loadHand, renderHand, wireHand } from "./round/hand.js";
 import { loadRecord, loadResults } from "./round/results.js";
 import { isHost, notice, renderTable } from "./round/seats.js";
+import { onClubEvent, renderClub, wireClub } from "./round/club.js";
 
-const LIVE_KINDS = ["seats", "dealt", "submitted", "reopened", "published", "graded"];
+const LIVE_KINDS = ["seats", "dealt", "submitted", "reopened", "published", "graded", "withdrawn", "rematch"];
 
 /** The state every part of the page reads and writes. */
 function newPage() {
@@ -49,6 +50,7 @@ function refresh(page) {
     const before = page.state.phase;
     page.state = r.data;
     renderTable(page);
+    renderClub(page);
     if (before !== page.state.phase) enterPhase(page, before);
     else if (page.state.phase === "dealt" && isHost(page)) loadRecord(page);
   });
@@ -86,6 +88,7 @@ function onLiveEvent(page, kind, event) {
     setSaveStatus("", "");
     notice(fill(page.S.reopened, { n: data.seat }));
   }
+  onClubEvent(page, kind, data);
   page.refresh().then(() => {
     if (kind === "graded" && page.state.phase === "published") loadResults(page);
   });
@@ -151,7 +154,9 @@ export function initRound() {
   wireHand(page);
   wireDraft(page);
   wireTable(page);
+  wireClub(page);
   renderTable(page);
+  renderClub(page);
   enterPhase(page, page.state.phase);
   connect(page);
   document.dispatchEvent(new CustomEvent("round:ready", { detail: { code: page.code, state: page.state } }));

@@ -36,7 +36,7 @@ def test_the_standing_keeps_names_and_penalty_as_typed_in_simplified(served_roun
         judge.click(f"#seat-{seat} .grade-button[data-grade='{grade}']")
         judge.wait_for_function(f"document.querySelector('#seat-{seat} .saved').textContent.includes('已定')")
     # drawn by the script after the last click: simplified words, names and penalty as typed
-    expected = "胜：東坡（上品）；负：魯直（下品）荒牌者罰酒三杯、少游（荒牌）荒牌者罰酒三杯，荒牌加倍（两次）。"
+    expected = "胜：東坡（上品）；负：魯直（下品）罚酒 1 杯、少游（荒牌）罚酒 2 杯。"  # cups per person (issue 12)
     judge.wait_for_function(f"document.querySelector('#standing-summary').textContent === {expected!r}")
     judge.reload()
     assert judge.inner_text("#standing-summary") == expected  # the same sentence from the server
@@ -45,7 +45,7 @@ def test_the_standing_keeps_names_and_penalty_as_typed_in_simplified(served_roun
     judge.goto(f"{base}/r/{code}/results")
     assert judge.inner_text(".standing-summary") == expected
     assert judge.locator(".results-table tr[data-grade='荒牌'] td").last.inner_text() \
-        == "荒牌者罰酒三杯，荒牌加倍（两次）"
+        == "罚酒 2 杯"  # cups per person (issue 12); the penalty text is a note in the header
     screenshot(judge, "qa_results_hans")
     judge.goto(f"{base}/rounds/history")
     assert judge.inner_text(".history-list .standing-summary") == expected
@@ -94,7 +94,9 @@ def test_a_seated_player_is_told_when_the_table_is_full_and_finds_the_results(se
     player.wait_for_function("document.querySelector('#notice').textContent.includes('四人已齊')", timeout=8000)
     assert "等四人到齊" not in player.inner_text("#notice")
 
-    # once published, the round page leads to the results (the standing and who drinks)
+    # once published, the round page leads to the results (the standing and who drinks); every poem graded first
+    for seat in (1, 2, 3, 4):
+        api(base, "POST", f"/api/rounds/{code}/grades", {"seat": seat, "grade": "中品"}, tokens[1])
     judge = judge_in_simplified(new_page, base, code, tokens[1])
     judge.click("#publish-button")
     judge.wait_for_selector(f"a.button[href$='/r/{code}/results']")

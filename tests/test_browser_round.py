@@ -196,7 +196,12 @@ def test_a_round_played_in_four_browsers(live_server, new_page):
         page.wait_for_selector("#submitted-note:not([hidden])", timeout=5000)
     host.wait_for_function("document.querySelectorAll('#submissions .badge-done').length === 4", timeout=5000)
 
-    # publication reaches everyone live: poems, hands, and the deal can be verified
+    # publication reaches everyone live: poems, hands, and the deal can be verified (once all are graded)
+    for seat in (1, 2, 3, 4):
+        host.evaluate("([code, seat]) => fetch('/api/rounds/' + code + '/grades', {method: 'POST', headers: "
+                      "{'Content-Type': 'application/json', 'X-CSRF-Token': document.querySelector("
+                      "'meta[name=csrf-token]').content}, body: JSON.stringify({seat: seat, grade: '中品'})})"
+                      ".then(r => r.status)", [code, seat])
     host.click("#publish-button")
     for page in [host, *players]:
         page.wait_for_selector("#results-panel:not([hidden]) .poem-card", timeout=5000)

@@ -187,9 +187,10 @@ def test_every_page_has_the_security_headers_and_no_unnonced_script(app, client,
 
 
 def test_the_results_page_prints_without_inline_handlers(app, client):
-    from tests.judge_fixtures import judged_round
+    from tests.judge_fixtures import grade_all, judged_round
 
     code, tokens = judged_round(app, client)
+    grade_all(client, code, tokens[1])
     client.post(f"/api/rounds/{code}/publish", headers=bearer(tokens[1]))
     page = client.get(f"/r/{code}/results")
     assert page.status_code == 200 and "onclick" not in page.get_data(as_text=True)
@@ -289,7 +290,10 @@ def test_a_reopened_poem_never_handed_in_again_is_not_published(app, client):
     from tests.judge_fixtures import judged_round
 
     code, tokens = judged_round(app, client)
+    from tests.judge_fixtures import grade_all
+
     assert client.post(f"/api/rounds/{code}/reopen", json={"seat": 2}, headers=bearer(tokens[1])).status_code == 200
+    grade_all(client, code, tokens[1], seats=(1, 3, 4))
     assert client.post(f"/api/rounds/{code}/publish", headers=bearer(tokens[1])).status_code == 200
     poems = {p["seat"]: p for p in client.get(f"/api/rounds/{code}/results").get_json()["poems"]}
     assert poems[2]["submitted"] is False and poems[2]["text"] == "" and poems[2]["reopened"] is True

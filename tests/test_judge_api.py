@@ -119,7 +119,7 @@ def test_grading_ranks_names_losers_and_publishes(judged):
     assert [(r["seat"], r["place"]) for r in ranking["ranking"]] == [(1, 1), (2, 1), (4, 3), (3, 4)]
     assert {w["seat"] for w in ranking["winners"]} == {1, 2}
     drinks = {x["seat"]: x["drink"] for x in ranking["losers"]}
-    assert drinks[4] == "罰酒三杯" and "加倍" in drinks[3]
+    assert drinks[4] == "罰酒 1 杯" and drinks[3] == "罰酒 2 杯"  # cups per person (issue 12)
     # a grade changed replaces the old one
     client.post(f"/api/rounds/{code}/grades", headers=host, json={"seat": 4, "grade": "中品"})
     assert client.post(f"/api/rounds/{code}/publish", headers=host).status_code == 200
@@ -131,7 +131,7 @@ def test_grading_ranks_names_losers_and_publishes(judged):
     page = client.get(f"/r/{code}/results")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert "成績單" in html and "荒牌加倍" in html and "好" in html and "魯直" in html
+    assert "成績單" in html and "少游 罰酒 2 杯" in html and "好" in html and "魯直" in html  # cups (issue 12)
     # the 品第圖: each name on its grade's rung, longer rungs for higher grades
     import re
     rungs = dict(re.findall(r'<div class="rung" data-grade="(\S*)">(.*?)</div>', html, re.S))

@@ -29,7 +29,7 @@ def test_judge_grades_and_publishes(served_round, new_page):
         judge.wait_for_selector(f"#seat-{seat} .grade-button[data-grade='{grade}'][aria-pressed='true']")
         judge.wait_for_function(f"document.querySelector('#seat-{seat} .saved').textContent.includes('已定')")
     summary = judge.locator("#standing-summary").inner_text()
-    assert "東坡" in summary and "魯直" in summary and "少游" in summary and "荒牌加倍" in summary
+    assert "東坡" in summary and "魯直" in summary and "少游" in summary and "罰酒 2 杯" in summary  # cups (issue 12)
     screenshot(judge, "judge-dashboard-graded")
     # the 品第圖 follows each click: every graded name sits on its 品's rung
     ladder = judge.eval_on_selector_all(
@@ -43,11 +43,12 @@ def test_judge_grades_and_publishes(served_round, new_page):
     judge.wait_for_selector("a.button[href$='/results']")
     # the player's round page shows the results without a reload
     player.wait_for_selector("#results-panel:not([hidden])", timeout=10000)
+    player.wait_for_selector("#results-panel .poem-card", timeout=10000)
     assert "上品" in player.locator("#results-panel").inner_text()
 
     judge.goto(f"{base}/r/{code}/results")
     text = judge.locator("main").inner_text()
-    assert "成績單" in text and "沉鬱頓挫" in text and "荒牌加倍" in text
+    assert "成績單" in text and "沉鬱頓挫" in text and "少游 罰酒 2 杯" in text  # cups (issue 12)
     screenshot(judge, "judge-results")
     # the 品第圖 draws higher grades as longer rungs
     widths = judge.eval_on_selector_all(".rung:not([hidden]) .rung-fill",

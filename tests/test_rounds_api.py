@@ -149,6 +149,10 @@ def test_a_whole_round_and_every_forbidden_action(table):
         assert client.post(url + "/submit", headers=headers, json={"title": title, "text": text}).status_code == 200
 
     assert client.post(url + "/publish", headers=p4).status_code == 403
+    refused = client.post(url + "/publish", headers=host)  # issue 12: not while a poem handed in has no 品
+    assert refused.status_code == 409 and "第 1 座" in refused.get_json()["detail"]
+    for seat in (1, 2, 3, 4):
+        assert client.post(url + "/grades", headers=host, json={"seat": seat, "grade": "中品"}).status_code == 200
     assert client.post(url + "/publish", headers=host).status_code == 200
     assert client.post(url + "/publish", headers=host).status_code == 409
     assert client.post(url + "/reopen", headers=host, json={"seat": 2}).status_code == 409
@@ -157,8 +161,8 @@ def test_a_whole_round_and_every_forbidden_action(table):
     results = client.get(url + "/results").get_json()
     assert [p["seat"] for p in results["poems"]] == [1, 2, 3, 4]
     assert all(p["submitted"] and p["text"] for p in results["poems"])
-    # nobody graded yet: no winner and no loser named, the ranking says it is not complete
-    assert results["ranking"]["complete"] is False and not results["ranking"]["losers"]
+    # every poem 中品: the ranking is complete and nobody drinks
+    assert results["ranking"]["complete"] is True and not results["ranking"]["losers"]
     assert results["penalty"]
     reveal = results["reveal"]
     assert len(reveal["order"]) == 600

@@ -69,8 +69,12 @@ def test_the_dashboard_shows_the_editors_verdict_and_count(app):  # noqa: F811
     assert r.status_code == 200, r.get_json()
     editor = client.post("/api/check", json={"text": text, "hand": "".join(hand), "form": declared, "title": title,
                                              "rule": "jizi", "wildcards": 10}).get_json()
+    # a playing 詩伯 reads the others' poems once his own is in (issue 12)
+    host_title, host_text = own_quatrain(hand_of(client, code, host["Authorization"].split()[1]))
+    assert client.post(f"/api/rounds/{code}/submit", headers=host,
+                       json={"title": host_title, "text": host_text, "form": declared}).status_code == 200
     board = client.get(f"/api/rounds/{code}/judge", headers=host).get_json()
-    poem = next(e["poem"] for e in board["entries"] if e["poem"])
+    poem = next(e["poem"] for e in board["entries"] if e["seat"] == 2)
     assert poem["form"] == declared
     keys = ("line", "pos", "kind", "severity", "message")
     assert poem["violations"] == [{k: v[k] for k in keys} for v in editor["violations"]]
@@ -79,6 +83,9 @@ def test_the_dashboard_shows_the_editors_verdict_and_count(app):  # noqa: F811
     criteria = poem["suggestion"]["criteria"]
     assert criteria["體不失"]["score"] < 0.9 and "格律無失" not in client.get(
         f"/r/{code}/judge", headers=host).get_data(as_text=True)
+    for seat in (1, 2):  # publishing waits for every poem handed in to be graded (issue 12)
+        assert client.post(f"/api/rounds/{code}/grades", headers=host,
+                           json={"seat": seat, "grade": "下品"}).status_code == 200
     assert client.post(f"/api/rounds/{code}/publish", headers=host).status_code == 200
     results = client.get(f"/api/rounds/{code}/results").get_json()
-    assert next(p for p in results["poems"] if p["submitted"])["tiles_count"] == editor["tiles"]["used"]
+    assert next(p for p in results["poems"] if p["seat"] == 2)["tiles_count"] == editor["tiles"]["used"]

@@ -29,7 +29,7 @@ from views.seats import (
 bp = Blueprint("judge", __name__)
 
 GRADE_FIELDS = ("title", "text", "thresholds", "hand")
-SET_GRADE_FIELDS = ("seat", "grade", "comment")
+SET_GRADE_FIELDS = ("seat", "grade", "comment", "confirm")
 #: Rounds listed on the history page at most.
 HISTORY_LIMIT = 50
 THRESHOLD_KEYS = ("上品", "中品", "荒牌", "上品_floor", "貫理_floor", "form_floor")
@@ -165,14 +165,15 @@ def api_dashboard(code: str):
         "400": ERROR, "403": ERROR, "404": ERROR, "409": ERROR},
     body={"type": "object", "required": ["seat", "grade"], "properties": {
         "seat": {"type": "integer"}, "grade": {"enum": list(GRADES)},
-        "comment": {"type": "string", "maxLength": LIMITS["comment"]}}}))
+        "comment": {"type": "string", "maxLength": LIMITS["comment"]},
+        "confirm": {"type": "boolean", "description": "after publication: true to change a 品 (else 409)"}}}))
 def api_set_grade(code: str):
     """The 詩伯 sets the final 品 of one seat's poem: {"seat", "grade", "comment"?} → the grade and the ranking.
 
     :raise 403: not the 詩伯 (or a cookie request without the CSRF header).
     :raise 400: a field of the wrong type, an unknown 品, a seat out of range.
     """
-    from poetry.standings import rank_round, round_results
+    from poetry.standings import ranking_of, round_results
 
     code = round_code(code)
     _require_judge(code)
@@ -181,15 +182,16 @@ def api_set_grade(code: str):
     if not isinstance(comment, str):
         raise BadRequest("「comment」須是文字。")
     store = get_store()
-    saved = store.set_grade(code, payload.get("seat"), payload.get("grade"), comment)
+    saved = store.set_grade(code, payload.get("seat"), payload.get("grade"), comment, payload.get("confirm"))
     info = store.round_info(code)
     try:
         ranking = round_results(store, code)["ranking"]
     except WrongPhase:  # not yet published: rank from the grades so far
         graded = {g["seat"]: g["grade"] for g in store.list_grades(code)}
-        ranking = rank_round([{"seat": s["seat"], "name": s["name"], "submitted": s["submitted"],
-                               "grade": graded.get(s["seat"])} for s in info["seats"] if s["plays"]],
-                             info.get("penalty", ""))
+        elapsed = store.elapsed_of(code)
+        ranking = ranking_of(info, [{"seat": s["seat"], "name": s["name"], "submitted": s["submitted"],
+                                     "grade": graded.get(s["seat"]), "elapsed_seconds": elapsed.get(s["seat"])}
+                                    for s in info["seats"] if s["plays"]])
     return jsonify(saved=saved, ranking=ranking)
 
 

@@ -27,6 +27,7 @@ from poetry.prosody import get_rhyme_book
 from poetry.rules import COMPOSITIONS, MAX_WILDCARDS
 from poetry.store import GRADES, RHYME_BOOKS, normalise_code
 from poetry.text import LIMITS, to_simplified
+from views.club import CLUB_SETTINGS
 from views.openapi import ERROR, FORM, TEXT, documented, json_body, ok, openapi_document, ref, round_operation
 from views.seats import (
     check_form_csrf,
@@ -67,7 +68,8 @@ RULE_VERDICT = {"type": "object", "description": "本局作詩規則對此稿的
         "composition": {"enum": list(COMPOSITIONS), "default": "rhyme_feet"},
         "wildcards": {"type": "integer", "minimum": 0, "maximum": MAX_WILDCARDS},
         "tile_set": {"description": "custom set: JSON or CSV text, or a list; 600 distinct, 300/300",
-                     "oneOf": [{"type": "string"}, {"type": "array"}]}}}),
+                     "oneOf": [{"type": "string"}, {"type": "array"}]},
+        **CLUB_SETTINGS}}),
     "responses": {
         "201": ok({"type": "object", "properties": {
             "code": TEXT, "host_token": TEXT, "seat": {"type": "integer"}, "host_link": TEXT,
@@ -88,6 +90,7 @@ def api_create_round():
         title=data.get("title"), host_name=data.get("host_name"), host_plays=data.get("host_plays"),
         rhyme_book=data.get("rhyme_book"), penalty=data.get("penalty"), composition=data.get("composition"),
         wildcards=data.get("wildcards"), tile_set=tile_set,
+        cups=data.get("cups"), minutes=data.get("minutes"), rhyme_draw=data.get("rhyme_draw"),
     )
     created["host_link"] = url_for("rounds.seat_link", code=created["code"], token=created["host_token"],
                                     _external=True)
@@ -339,4 +342,4 @@ def verify_page(code: str):
     """How anyone can check the deal against the commitment, with a check that runs in the browser."""
     code = round_code(code)
     info = get_store().round_info(code)
-    return render_template("verify.html", info=info)
+    return render_template("verify.html", info=info, rhyme_record=get_store().rhyme_record(code))

@@ -6,13 +6,14 @@ poetry.text.LIMITS) before it reaches a table; the messages are for the user (Ch
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from poetry.errors import BadInput
-from poetry.rules import COMPOSITIONS, MAX_WILDCARDS
+from poetry.rules import COMPOSITIONS, DEFAULT_CUPS, MAX_MINUTES, MAX_WILDCARDS
 from poetry.text import LIMITS
 
 PHASES = ("lobby", "dealt", "published")
@@ -122,10 +123,54 @@ class RoundSettings:
     rhyme_book: str  #: a key of RHYME_BOOKS
     composition: str  #: a key of poetry.rules.COMPOSITIONS
     wildcards: int  #: 白板 allowed; always 0 unless the composition is 集字
+    cups: dict[str, int] = dataclasses.field(default_factory=lambda: dict(DEFAULT_CUPS))  #: {品: cups}
+    minutes: float | None = None  #: the clock; None: no clock
+    rhyme_draw: bool = False  #: 韻牌: each seat draws a 平聲 rhyme with the deal
+
+
+#: Most cups one 品 may drink (a number a table can pour).
+MAX_CUPS = 20
+
+
+def clean_cups(value: Any) -> dict[str, int]:
+    """The cups each 品 drinks: {"上品", "中品", "下品", "荒牌": 0–20}; missing 品 take the default.
+
+    >>> clean_cups({"荒牌": 3})
+    {'上品': 0, '中品': 0, '下品': 1, '荒牌': 3}
+    """
+    if value is None:
+        return dict(DEFAULT_CUPS)
+    if not isinstance(value, dict):
+        raise BadInput("「罰酒杯數」（cups）須是物件，例如 {\"下品\": 1, \"荒牌\": 2}。")
+    unknown = [key for key in value if key not in GRADES]
+    if unknown:
+        raise BadInput(f"「罰酒杯數」只能列 上品、中品、下品、荒牌，不認得「{str(unknown[0])[:8]}」。")
+    cups = dict(DEFAULT_CUPS)
+    for grade, count in value.items():
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_CUPS:
+            raise BadInput(f"「{grade}」的罰酒杯數須是 0 到 {MAX_CUPS} 的整數。")
+        cups[grade] = count
+    return cups
+
+
+def clean_minutes(value: Any) -> float | None:
+    """The clock's minutes: a number above 0 (fractions allowed) up to MAX_MINUTES; None: no clock.
+
+    >>> clean_minutes(7.5), clean_minutes(None)
+    (7.5, None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise BadInput("「限時」（minutes）須是分鐘數，例如 15 或 7.5；不限時就不填。")
+    if not 0 < value <= MAX_MINUTES:
+        raise BadInput(f"「限時」須大於 0 分鐘、至多 {MAX_MINUTES} 分鐘。")
+    return float(value)
 
 
 def round_settings(*, title: Any, host_name: Any, host_plays: Any = True, rhyme_book: Any = "pingshui",
-                   penalty: Any = "", composition: Any = "rhyme_feet", wildcards: Any = 0) -> RoundSettings:
+                   penalty: Any = "", composition: Any = "rhyme_feet", wildcards: Any = 0,
+                   cups: Any = None, minutes: Any = None, rhyme_draw: Any = False) -> RoundSettings:
     """Check what a 詩伯 sent to open a round (BadInput naming the first bad field); None means the default.
 
     >>> round_settings(title="春日山行", host_name="東坡", wildcards=3).wildcards  # 白板 only in 集字
@@ -151,4 +196,5 @@ def round_settings(*, title: Any, host_name: Any, host_plays: Any = True, rhyme_
         raise BadInput(f"「白板（萬用牌）數」須是 0 到 {MAX_WILDCARDS} 的整數。")
     if composition != "jizi":
         wildcards = 0
-    return RoundSettings(title, host_name, host_plays, penalty, rhyme_book, composition, wildcards)
+    return RoundSettings(title, host_name, host_plays, penalty, rhyme_book, composition, wildcards,
+                         clean_cups(cups), clean_minutes(minutes), clean_flag(rhyme_draw, "韻牌", False))

@@ -30,6 +30,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.engine import Engine
@@ -58,6 +59,13 @@ rounds = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("dealt_at", DateTime(timezone=True)),
     Column("published_at", DateTime(timezone=True)),
+    # a round as a club plays it (migration 0004_club)
+    Column("cups", Text),  # JSON {品: cups}; NULL: the default cups (poetry.rules.DEFAULT_CUPS)
+    Column("minutes", Float),  # the clock: minutes to write after the deal; NULL: no clock
+    Column("rhyme_draw", Boolean, nullable=False, default=False, server_default=false()),  # 韻牌
+    Column("rhymes", Text),  # JSON {seat: 平聲 rhyme group}, drawn with the deal when rhyme_draw
+    Column("previous_code", String(12)),  # the round this one is a rematch of
+    Column("next_code", String(12)),  # its rematch
 )
 
 seats = Table(
@@ -70,8 +78,11 @@ seats = Table(
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("is_host", Boolean, nullable=False),
     Column("joined_at", DateTime(timezone=True), nullable=False),
+    # a rematch's seat: the hash of the token of the first round's seat, which works here too (0004_club)
+    Column("token_root", String(64)),
     UniqueConstraint("round_id", "seat", name="uq_seats_round_seat"),
     Index("uq_seats_round_name", "round_id", "name", unique=True),
+    Index("ix_seats_token_root", "token_root"),
 )
 
 hands = Table(
@@ -106,6 +117,7 @@ submissions = Table(
     Column("locked", Boolean, nullable=False),  # False once the 詩伯 reopens it
     Column("submitted_at", DateTime(timezone=True), nullable=False),
     Column("reopened_at", DateTime(timezone=True)),
+    Column("elapsed_seconds", Float),  # from the deal to this hand-in (the clock's 遲速)
 )
 
 grades = Table(
@@ -116,6 +128,18 @@ grades = Table(
     Column("grade", String(8), nullable=False),  # 上品 中品 下品 荒牌
     Column("comment", Text, nullable=False, default=""),
     Column("graded_at", DateTime(timezone=True), nullable=False),
+)
+
+grade_changes = Table(  # every 品 changed after publication, with its time (migration 0004_club)
+    "grade_changes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", Integer, ForeignKey("rounds.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("old_grade", String(8)),
+    Column("new_grade", String(8), nullable=False),
+    Column("changed_at", DateTime(timezone=True), nullable=False),
+    Index("ix_grade_changes_round_id", "round_id", "seat"),
 )
 
 rate_limits = Table(  # the rate limiter's fixed windows (poetry.store.ratelimit), shared by every worker

@@ -19,7 +19,17 @@ from sqlalchemy.exc import IntegrityError
 
 from poetry.errors import BadInput, CompositionError, NotAllowed, RoundNotFound, WrongPhase
 from poetry.forms import declared_form
-from poetry.rules import check_composition, ping_test, poem_report, require_poem, tiles_used
+from poetry.rules import (
+    check_clock,
+    check_composition,
+    deadline_of,
+    elapsed_seconds,
+    ping_test,
+    poem_report,
+    require_poem,
+    tiles_used,
+)
+from poetry.store.club import ClubActions
 from poetry.store.fields import GRADES, PLAYERS, clean_name, clean_seat, clean_text, iso, round_settings, utcnow
 from poetry.store.schema import (
     drafts,
@@ -35,7 +45,7 @@ from poetry.store.schema import (
 from poetry.store.tokens import Seat, hash_token, new_code, new_token, normalise_code
 
 
-class Store:
+class Store(ClubActions):
     """Rounds, seats, hands, drafts, submissions, grades and the event log of one database."""
 
     def __init__(self, url_or_engine: str | Engine, *, migrate: bool = True, tile_loader=None, checker=None):
@@ -109,11 +119,7 @@ class Store:
         if not token or not isinstance(token, str) or len(token) > 200:
             return None
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(seats, rounds.c.code)
-                .join(rounds, rounds.c.id == seats.c.round_id)
-                .where(seats.c.token_hash == hash_token(token))
-            ).first()
+            row = self._seat_by_token(conn, normalise_code(code), token)  # a rematch's seat shares the token
         if row is None or row.code != normalise_code(code):
             return None
         return Seat(row.round_id, row.code, row.seat, row.name, row.is_host)
@@ -138,13 +144,15 @@ class Store:
 
     def create_round(self, *, title: Any, host_name: Any, host_plays: Any = True, rhyme_book: Any = "pingshui",
                      penalty: Any = "", composition: Any = "rhyme_feet", wildcards: Any = 0,
-                     tile_set: Sequence | None = None) -> dict[str, Any]:
+                     tile_set: Sequence | None = None, cups: Any = None, minutes: Any = None,
+                     rhyme_draw: Any = False) -> dict[str, Any]:
         """Open a round; the 詩伯 takes seat 1 (or seat 0 when only judging). Returns code, token, seat.
 
         ``tile_set`` is an already validated sequence of Tiles (tiles.validate_tile_set), or None.
         """
         settings = round_settings(title=title, host_name=host_name, host_plays=host_plays, rhyme_book=rhyme_book,
-                                  penalty=penalty, composition=composition, wildcards=wildcards)
+                                  penalty=penalty, composition=composition, wildcards=wildcards, cups=cups,
+                                  minutes=minutes, rhyme_draw=rhyme_draw)
         tile_json = None
         if tile_set is not None:
             tile_json = json.dumps([dataclasses.asdict(t) for t in tile_set], ensure_ascii=False)
@@ -159,6 +167,8 @@ class Store:
                         code=code, title=settings.title, rhyme_book=settings.rhyme_book, penalty=settings.penalty,
                         composition=settings.composition, wildcards=settings.wildcards,
                         host_plays=settings.host_plays, phase="lobby", tile_set=tile_json, created_at=now,
+                        cups=json.dumps(settings.cups, ensure_ascii=False), minutes=settings.minutes,
+                        rhyme_draw=settings.rhyme_draw,
                     )).inserted_primary_key[0]
                     conn.execute(seats.insert().values(round_id=round_id, seat=seat, name=settings.host_name,
                                                        token_hash=hash_token(token), is_host=True, joined_at=now))
@@ -213,6 +223,7 @@ class Store:
                                       .where(submissions.c.round_id == row.id))
             }
             last_event = conn.execute(select(func.max(events.c.id)).where(events.c.round_id == row.id)).scalar()
+            graded = set(conn.execute(select(grades.c.seat).where(grades.c.round_id == row.id)).scalars())
         info = {
             "code": row.code,
             "title": row.title,
@@ -226,7 +237,7 @@ class Store:
             "players": PLAYERS,
             "seats": [
                 {"seat": s.seat, "name": s.name, "is_host": s.is_host, "plays": s.seat >= 1,
-                 "submitted": bool(submitted.get(s.seat, False))}
+                 "submitted": bool(submitted.get(s.seat, False)), "graded": s.seat in graded}
                 for s in seat_rows
             ],
             "commitment": row.commitment,
@@ -238,6 +249,7 @@ class Store:
             "published_at": iso(row.published_at),
             "last_event": last_event or 0,
             "me": None,
+            **self.club_info(row),
         }
         if viewer is not None:
             info["me"] = {"seat": viewer.seat, "name": viewer.name, "is_host": viewer.is_host,
@@ -262,12 +274,14 @@ class Store:
                 raise WrongPhase(f"人還沒到齊：需要四位抽牌的人，現有 {players} 位。")
             tile_set = self.tiles_of_round(row)
             deal = deal_fn(tile_set, host_seat=1 if row.host_plays else None)
+            rhymes = self._draw_rhymes(row, deal.salt, deal.hands)  # 韻牌, drawn with the deal
             now = utcnow()
             claimed = conn.execute(
                 rounds.update().where(rounds.c.id == row.id, rounds.c.phase == "lobby").values(
                     phase="dealt", commitment=deal.commitment, salt=deal.salt, stack="".join(deal.stack),
                     count_char=deal.count_tile.char, count_strokes=deal.count_tile.strokes,
-                    first_seat=deal.first_seat, dealt_at=now)
+                    first_seat=deal.first_seat, dealt_at=now,
+                    rhymes=json.dumps(rhymes, ensure_ascii=False) if rhymes else None)
             ).rowcount
             if claimed != 1:
                 raise WrongPhase("這局已經抽過牌了。")
@@ -286,6 +300,10 @@ class Store:
                 "turn_order": list(deal.turn_order),
                 "hand_size": len(next(iter(deal.hands.values()))),
             }
+            if rhymes:  # 韻牌: revealed with the deal
+                public["rhymes"] = rhymes
+            if row.minutes:  # the clock starts with the deal
+                public["deadline"] = iso(deadline_of(now, row.minutes))
             self._event(conn, row.id, "dealt", public)
         self._notify()
         return public
@@ -298,7 +316,9 @@ class Store:
             if row.phase == "lobby":
                 raise WrongPhase("還沒抽牌，手上沒有牌。")
             chars = self._hand_chars(conn, row.id, viewer.seat)
-        return {"seat": viewer.seat, "tiles": self._tile_dicts(row, chars), "wildcards": row.wildcards}
+        rhyme = (json.loads(row.rhymes) if row.rhymes else {}).get(str(viewer.seat))
+        return {"seat": viewer.seat, "tiles": self._tile_dicts(row, chars), "wildcards": row.wildcards,
+                "rhyme": rhyme}
 
     def hands(self, code: str, viewer: Seat | None) -> dict[str, Any]:
         """Every hand: the record the rules ask the 詩伯 to keep (詩伯 only, or anyone once published)."""
@@ -364,13 +384,16 @@ class Store:
                 drafts.c.round_id == row.id, drafts.c.seat == viewer.seat)).scalar()
             hand = self._hand_chars(conn, row.id, viewer.seat)
         return {"saved": True, "revision": revision, "updated_at": iso(now), "form": form,
-                "rule": self._rule_verdict(row, hand, title, text)}
+                "rule": self._rule_verdict(row, hand, title, text, viewer.seat)}
 
-    def _rule_verdict(self, row, hand: str, title: str, text: str) -> dict[str, Any]:
-        """The round's composition rule on a poem, as the editor shows it and the submission enforces it:
+    def _rule_verdict(self, row, hand: str, title: str, text: str, seat: int | None = None) -> dict[str, Any]:
+        """The round's rules on a poem, as the editor shows them and the submission enforces them (the
+        composition rule, and the seat's 韻牌 when the round draws rhymes):
         {"violations" (each once), "tiles_used" (title included, as the rule counts)}."""
         is_ping = ping_test(self.tiles_of_round(row), row.rhyme_book)
         violations = check_composition(title, text, hand, row.composition, row.wildcards, is_ping)
+        if seat is not None:
+            violations += self._rhyme_violations(row, seat, text)
         return {"violations": violations,
                 "tiles_used": tiles_used(title, text, hand, row.composition, row.wildcards)}
 
@@ -389,7 +412,8 @@ class Store:
             hand = self._hand_chars(conn, row.id, viewer.seat)
         if row.phase != "dealt":
             raise WrongPhase("還沒抽牌，不能交卷。" if row.phase == "lobby" else "這局已經公佈，不能再交卷。")
-        violations = self._rule_verdict(row, hand, title, text)["violations"]
+        check_clock(deadline_of(row.dealt_at, row.minutes), utcnow())
+        violations = self._rule_verdict(row, hand, title, text, viewer.seat)["violations"]
         if violations:
             raise CompositionError("不合這局的作詩規則：" + " ".join(v["message"] for v in violations[:8]),
                                    violations)
@@ -401,7 +425,7 @@ class Store:
             existing = conn.execute(select(submissions.c.locked).where(
                 submissions.c.round_id == row.id, submissions.c.seat == viewer.seat)).first()
             values = dict(title=title, text=text, form=form, report=json.dumps(report, ensure_ascii=False),
-                          locked=True, submitted_at=now)
+                          locked=True, submitted_at=now, elapsed_seconds=elapsed_seconds(row.dealt_at, now))
             if existing is None:
                 try:
                     conn.execute(submissions.insert().values(round_id=row.id, seat=viewer.seat, **values))
@@ -418,7 +442,7 @@ class Store:
             self._event(conn, row.id, "submitted", {"seat": viewer.seat})
         self._notify()
         return {"submitted": True, "seat": viewer.seat, "submitted_at": iso(now), "report": report,
-                "violations": []}
+                "violations": [], "elapsed_seconds": values["elapsed_seconds"]}
 
     def reopen(self, code: str, viewer: Seat | None, seat: Any) -> dict[str, Any]:
         """The 詩伯 unlocks a submitted poem so its writer can revise it."""
@@ -450,13 +474,15 @@ class Store:
             phase = self._lock_round(conn, row.id)
             if phase != "dealt":
                 raise WrongPhase("還沒抽牌，不能公佈。" if phase == "lobby" else "這局已經公佈了。")
+            self._refuse_ungraded(conn, row.id)
+            blanks = self._grade_blanks(conn, row.id)  # who handed in nothing is 荒牌
             claimed = conn.execute(rounds.update().where(rounds.c.id == row.id, rounds.c.phase == "dealt")
                                    .values(phase="published", published_at=utcnow())).rowcount
             if claimed != 1:
                 raise WrongPhase("這局已經公佈了。")
             self._event(conn, row.id, "published", {})
         self._notify()
-        return {"published": True}
+        return {"published": True, "blank": blanks}
 
     def results(self, code: str) -> dict[str, Any]:
         """After publication: every poem, hand and grade, and the reveal (salt and stack order)."""
@@ -499,8 +525,8 @@ class Store:
             "reveal": {"salt": row.salt, "order": list(row.stack or "")},
         }
 
-    def set_grade(self, code: str, seat: int, grade: str, comment: Any = "") -> dict[str, Any]:
-        """Record the 詩伯's 品 for one seat's poem (replacing an earlier one)."""
+    def set_grade(self, code: str, seat: int, grade: str, comment: Any = "", confirm: Any = False) -> dict[str, Any]:
+        """Record the 詩伯's 品 for one seat's poem (replacing an earlier one; after publication, confirmed)."""
         if grade not in GRADES:
             raise BadInput("品第只能是 上品、中品、下品 或 荒牌。")
         comment = clean_text(comment, "comment", "評語", multiline=True)
@@ -510,6 +536,7 @@ class Store:
             row = self._round(conn, code)
             if row.phase == "lobby":
                 raise WrongPhase("還沒抽牌，無詩可評。")
+            self._log_grade_change(conn, row, seat, grade, confirm)
             updated = conn.execute(grades.update().where(grades.c.round_id == row.id, grades.c.seat == seat)
                                    .values(grade=grade, comment=comment, graded_at=now)).rowcount
             if not updated:
@@ -534,7 +561,8 @@ class Store:
             rows = conn.execute(select(submissions).where(submissions.c.round_id == row.id)
                                 .order_by(submissions.c.seat)).all()
         return [{"seat": s.seat, "title": s.title, "text": s.text, "form": s.form, "locked": s.locked,
-                 "report": json.loads(s.report) if s.report else None, "submitted_at": iso(s.submitted_at)}
+                 "report": json.loads(s.report) if s.report else None, "submitted_at": iso(s.submitted_at),
+                 "elapsed_seconds": s.elapsed_seconds}
                 for s in rows]
 
     # -- the event log --

@@ -18,6 +18,18 @@ function checked(form, name) {
   return form.querySelector('input[name="' + name + '"]:checked').value;
 }
 
+/* The club's settings (issue 12): cups per 品, the clock's minutes (blank: none), the 韻牌. */
+function clubSettings() {
+  const cups = {};
+  document.querySelectorAll(".cups-input").forEach((input) => {
+    cups[input.getAttribute("data-grade")] = parseInt(input.value || "0", 10) || 0;
+  });
+  const body = { cups: cups, rhyme_draw: $("rhyme_draw").checked };
+  const minutes = $("minutes").value.trim();
+  if (minutes) body.minutes = Number(minutes);
+  return body;
+}
+
 function roundRequest(form, tileSet) {
   const body = {
     title: $("title").value,
@@ -29,7 +41,7 @@ function roundRequest(form, tileSet) {
     wildcards: parseInt($("wildcards").value || "0", 10) || 0,
   };
   if (tileSet !== null) body.tile_set = tileSet;
-  return body;
+  return Object.assign(body, clubSettings());
 }
 
 /* The round is open: keep the 詩伯's private link on this device and show the links to hand out. */
@@ -52,6 +64,9 @@ export function initNew(options) {
   wireCopyButtons(document);
   form.querySelectorAll('input[name="composition"]').forEach((radio) => {
     radio.addEventListener("change", () => { $("wildcards-row").hidden = checked(form, "composition") !== "jizi"; });
+  });
+  form.querySelectorAll('input[name="host_plays"]').forEach((radio) => {  // 三 friends, or 四 when only judging
+    radio.addEventListener("change", () => { $("invite-count").textContent = checked(form, "host_plays") === "yes" ? "三" : "四"; });
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();

@@ -1,0 +1,105 @@
+"""A club's round in the browser (issue 12): the clock and the 韻牌 on a phone, 撤回 seen live, the 詩伯
+led to judging, the results with cups and time taken, a rematch followed. Screenshots: test-artifacts/ (and
+docs/screenshots/ with UPDATE_DOCS_SCREENSHOTS=1)."""
+
+import json
+import urllib.request
+
+import pytest
+
+from tests.conftest import api
+from tests.test_browser_round import PHONE, no_sideways_scroll, shot
+
+pytestmark = pytest.mark.browser
+
+
+def rhymed_poem(base, code, token):
+    """A 五絕 shape from one's tiles whose feet (lines 2 and 4) are of one's 韻牌."""
+    request = urllib.request.Request(base + f"/api/rounds/{code}/hand", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request) as response:
+        hand = json.load(response)
+    tiles = hand["tiles"]
+    ze = [t["char"] for t in tiles if t["tone"] == "仄"]
+    feet = [t["char"] for t in tiles if t["tone"] == "平" and t["rhyme"] == hand["rhyme"]]
+    chars = [t["char"] for t in tiles]
+    ends = (ze[0], feet[0], ze[1], feet[1])
+    lines = ["".join(chars[i * 4:i * 4 + 4]) + end for i, end in enumerate(ends)]
+    return chars[0], f"{lines[0]}，{lines[1]}。\n{lines[2]}，{lines[3]}。", hand["rhyme"]
+
+
+def test_a_round_with_the_clock_and_rhyme_tiles(live_server, new_page):
+    base = live_server
+    created = api(base, "POST", "/api/rounds", {"title": "韻牌雅集", "host_name": "東坡", "minutes": 15,
+                                                "rhyme_draw": True, "cups": {"下品": 1, "荒牌": 3}})
+    code, tokens = created["code"], {1: created["host_token"]}
+    for name in ("子由", "少游", "魯直"):
+        joined = api(base, "POST", f"/api/rounds/{code}/join", {"name": name})
+        tokens[joined["seat"]] = joined["token"]
+    api(base, "POST", f"/api/rounds/{code}/deal", {}, tokens[1])
+
+    phone = new_page(**PHONE)
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.goto(f"{base}/r/{code}/k/{tokens[2]}")
+    phone.wait_for_selector("#clock-line:not([hidden])")
+    assert "剩餘時間 14:" in phone.inner_text("#clock-line") or "剩餘時間 15:" in phone.inner_text("#clock-line")
+    phone.wait_for_selector("#rhyme-line:not([hidden])")
+    title, text, rhyme = rhymed_poem(base, code, tokens[2])
+    assert rhyme in phone.inner_text("#rhyme-line")
+    phone.wait_for_selector("#hand .tile", timeout=20000)
+    phone.fill("#poem-title", title)
+    phone.fill("#poem-text", text)
+    phone.wait_for_selector("#rhyme-check[data-ok='yes']")
+    no_sideways_scroll(phone)
+    shot(phone, "club-clock-rhyme-phone", full_page=False)
+    # the editor stays in reach: scrolled to the hand, the editor is still on screen (sticky)
+    phone.evaluate("document.querySelector('#hand').scrollIntoView()")
+    box = phone.locator("#poem-text").bounding_box()
+    assert box is not None and 0 <= box["y"] < 844
+    shot(phone, "club-hand-and-editor-phone", full_page=False)
+
+    host = new_page()
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.goto(f"{base}/r/{code}/k/{tokens[1]}")
+    host.wait_for_selector("#host-panel:not([hidden])")
+
+    phone.click("#submit-button")
+    phone.wait_for_selector("#submitted-note:not([hidden])", timeout=8000)
+    phone.wait_for_selector("#withdraw-button:not([hidden])", timeout=8000)
+    # the playing 詩伯 cannot read it yet
+    host.wait_for_function("document.querySelector('#host-hint').textContent.includes('子由')", timeout=8000)
+    assert "交了自己的詩之後" in host.inner_text("#host-poems")
+    assert "secondary" not in (host.get_attribute("#judge-link", "class") or "")  # 評品 is the primary action
+    phone.click("#withdraw-button")
+    host.wait_for_function("document.querySelector('#notice').textContent.includes('撤回')", timeout=8000)
+    phone.wait_for_function("document.querySelector('#poem-text').value.length > 0", timeout=8000)
+    assert phone.input_value("#poem-text") == text  # the draft is back, with its text
+    phone.click("#submit-button")
+    phone.wait_for_selector("#submitted-note:not([hidden])", timeout=8000)
+
+    own_title, own_text, _ = rhymed_poem(base, code, tokens[1])
+    api(base, "POST", f"/api/rounds/{code}/submit", {"title": own_title, "text": own_text}, tokens[1])
+    host.wait_for_selector("#host-poems .host-poem", timeout=8000)
+    assert host.locator("#host-poems .host-poem").count() == 2
+    shot(host, "club-host-judging-first")
+    for seat, grade in ((1, "上品"), (2, "中品")):
+        api(base, "POST", f"/api/rounds/{code}/grades", {"seat": seat, "grade": grade}, tokens[1])
+    host.reload()
+    host.wait_for_function("document.querySelector('#host-hint').textContent.includes('可以公佈')", timeout=8000)
+    assert "secondary" not in (host.get_attribute("#publish-button", "class") or "")
+    host.click("#publish-button")
+    host.wait_for_selector("#rematch-button:not([hidden])", timeout=8000)
+    host.goto(f"{base}/r/{code}/results")
+    body = host.inner_text("body")
+    assert "少游 罰酒 3 杯" in body and "魯直 罰酒 3 杯" in body and "分" in body
+    shot(host, "club-results")
+    host.goto(f"{base}/r/{code}/verify")
+    assert rhyme in host.inner_text("#rhyme-record")
+
+    # a rematch: the player's open page offers to follow, and following keeps the seat
+    host.goto(f"{base}/r/{code}")
+    host.wait_for_selector("#rematch-button:not([hidden])")
+    host.click("#rematch-button")
+    host.wait_for_url(lambda url: code not in url, timeout=8000)
+    phone.wait_for_selector("#follow-line:not([hidden])", timeout=8000)
+    phone.click("#follow-link")
+    phone.wait_for_selector("#seats .seat:has-text('子由') .badge-you", timeout=8000)
