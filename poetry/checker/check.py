@@ -81,16 +81,15 @@ def check_poem(
 def _line_reports(a: Analysis, poem: Prepared, hand_set: set[str] | None) -> tuple[LineReport, ...]:
     """Every character's report, as typed (simplified stays simplified), with its 搜韻 mark."""
     reports = []
-    for i, line in enumerate(poem.lines):
-        original = poem.original[i]
+    rows = zip(poem.lines, poem.original, poem.entries, a.statuses, a.required, a.rhyme_lines)
+    for i, (line, original, entries, statuses, required_tones, rhymes) in enumerate(rows):
         chars = []
         for j, c in enumerate(line):
-            e = poem.entries[i][j]
-            status, required = a.statuses[i][j], a.required[i][j]
+            e, status, required = entries[j], statuses[j], required_tones[j]
             typed = original[j] if j < len(original) else c
             in_hand = None if hand_set is None else (typed in hand_set or c in hand_set)
             chars.append(CharReport(typed, c, e.tone, required, status, e.groups, in_hand, mark_of(status, required)))
-        reports.append(LineReport(i + 1, original, tuple(chars), a.rhyme_lines[i]))
+        reports.append(LineReport(i + 1, original, tuple(chars), rhymes))
     return tuple(reports)
 
 

@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 from poetry.checker.analysis import (
     CONFIRM,
     ERROR,
+    FITS_PING,
     FITS_ZE,
     FREE,
     NOTE,
@@ -37,7 +38,6 @@ from poetry.checker.analysis import (
     Fix,
     choose_group,
     cn_numeral,
-    fits,
     where,
 )
 from poetry.checker.report import Kind, Status
@@ -282,8 +282,8 @@ def _mark_required(a: Analysis, v: Verse, entries: list[list[Entry]], chain_ok: 
     for i, std in enumerate(v.patterns):
         statuses, required, row = a.statuses[i], a.required[i], entries[i]
         for j in range(1, v.length - 1, 2):
-            required[j] = std[j]
-            statuses[j] = fits(row[j].code, std[j])
+            tone = required[j] = std[j]
+            statuses[j] = (FITS_PING if tone == PING else FITS_ZE)[row[j].code]
         if not chain_ok[i]:
             statuses[1] = WRONG
             required[1] = opposite(std[1])
