@@ -18,7 +18,7 @@ and finally ``demote_to_ancient``: breaks in half the lines or more make the poe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from poetry.checker.analysis import (
     CONFIRM,
@@ -119,17 +119,15 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
     return tuple(pair), tuple(cost)
 
 
-@lru_cache(maxsize=4096)
-def keys_by_chain(costs: tuple[tuple[float, float], ...], ping_second: bool, ze_second: bool,
-                  length: int) -> tuple[int, ...]:
+def keys_by_chain(costs: list[tuple[float, float]], masks: list[Masks], length: int) -> tuple[int, ...]:
     """Each line's key (0: 平, 1: 仄) by dynamic programming: mismatches plus a penalty where 黏 or 對
     breaks; at 1.2 × the strict positions one inverted line stays a fault of that line (two breaks
-    cost more), while a whole inverted half (折腰) switches key once. Ties go to what line 1's 2nd
-    char may be (``ping_second``, ``ze_second``). Memoised: most poems share their costs with another."""
+    cost more), while a whole inverted half (折腰) switches key once."""
     n = len(costs)
     penalty = 1.2 * ((length - 1) // 2)
-    best0 = costs[0][0] + (0 if ping_second else 0.01)
-    best1 = costs[0][1] + (0 if ze_second else 0.01)
+    # ties go to what line 1's 2nd char says
+    best0 = costs[0][0] + (0 if masks[0].may_ping & 2 else 0.01)
+    best1 = costs[0][1] + (0 if masks[0].may_ze & 2 else 0.01)
     back = []
     for i in range(1, n):
         cost = costs[i]
@@ -197,11 +195,12 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
         masks = [line_masks(row) for row in entries]  # simplified text: merged readings
     ends = line_ends(n, first_rhymes)
     third = 1 << (length - 3)
-    # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平
-    rescues = [not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third) for i in range(n)]
-    fitted = [line_costs(length, m, end, rescue) for m, end, rescue in zip(masks, ends, rescues)]
-    states = keys_by_chain(tuple([cost for _, cost in fitted]), bool(masks[0].may_ping & 2),
-                           bool(masks[0].may_ze & 2), length)
+    # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
+    fitted = [
+        line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
+        for i in range(n)
+    ]
+    states = keys_by_chain([cost for _, cost in fitted], masks, length)
     # each line's (mismatch, forgiven, pattern) under its key
     mismatch, forgiven, patterns = zip(*[pair[state] for (pair, _), state in zip(fitted, states)])
     verse = Verse(
