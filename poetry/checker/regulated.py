@@ -388,7 +388,7 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
     """拗救 and 一三五不論: the 拗 a 對句 or a 特拗 forgives; free chars, except where one makes 孤平
     (孤平拗救 noted) or 三平尾; 小拗 saved by the 對句 and 三仄尾 noted. An inverted line has no tail rule."""
     third = v.length - 3
-    third_bit, tail_bits = 1 << third, 0b111 << third
+    third_bit, tail_bits, body_bits = 1 << third, 0b111 << third, (1 << (v.length - 1)) - 1
     masks, mismatches, forgiven_bits = v.masks, v.mismatch, v.forgiven
     for i, std in enumerate(v.patterns):
         forgiven = forgiven_bits[i]
@@ -404,7 +404,8 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平，"
                           f"第{cn_numeral(third + 1)}字宜仄。")
         elif tail == "仄仄平":
-            if not mismatches[i]:
+            # 孤平 (or its 拗救) needs at most two 平 besides the rhyme: most lines have more
+            if not mismatches[i] and (masks[i].common_ping & body_bits).bit_count() <= 2:
                 _lone_ping(a, v, i)
         elif tail == "平平仄":
             # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
