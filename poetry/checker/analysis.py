@@ -19,11 +19,12 @@ from poetry.checker.tables import (
     UNKNOWN,
     Entry,
 )
-from poetry.forms import PING
+from poetry.forms import PING, ZE
 
 # The members the rules ask for on every line, bound once: an Enum member looked up on its class costs
 # ~70 ns in Python 3.11 (a module global ~6 ns), and the batch path judges some 20,000 poems a second.
 FREE, OK, CONFIRM, WRONG, RHYME = Status.FREE, Status.OK, Status.CONFIRM, Status.WRONG, Status.RHYME
+RESCUED, RHYME_WRONG, UNKNOWN_STATUS = Status.RESCUED, Status.RHYME_WRONG, Status.UNKNOWN
 ERROR, NOTE = Severity.ERROR, Severity.NOTE
 
 # --- wording --------------------------------------------------------------------------------------
@@ -132,11 +133,16 @@ def fits(code: int, tone: str) -> Status:
     (<Status.OK: 'ok'>, <Status.CONFIRM: 'confirm'>, <Status.WRONG: 'wrong'>)
     """
     if code & UNKNOWN:
-        return Status.UNKNOWN
+        return UNKNOWN_STATUS
     common, rare = (COMMON_PING, RARE_PING) if tone == PING else (COMMON_ZE, RARE_ZE)
     if code & common:
         return OK
     return CONFIRM if code & rare else WRONG
+
+
+#: ``fits`` of every tone code (0–31) at a position requiring 平, and 仄: a tuple index in the hot loops.
+FITS_PING = tuple(fits(code, PING) for code in range(32))
+FITS_ZE = tuple(fits(code, ZE) for code in range(32))
 
 
 def choose_group(feet: list[Entry], first: Entry | None = None) -> tuple[str | None, bool]:

@@ -90,16 +90,15 @@ def _line_reports(a: Analysis, poem: Prepared, hand: HandIndex | None) -> tuple[
     """Every character's report, as typed (simplified stays simplified), with its 搜韻 mark; ``in_hand``
     by the round's one character-to-tile rule (poetry.rules.tile_for)."""
     reports = []
-    for i, line in enumerate(poem.lines):
-        original = poem.original[i]
+    rows = zip(poem.lines, poem.original, poem.entries, a.statuses, a.required, a.rhyme_lines)
+    for i, (line, original, entries, statuses, required_tones, rhymes) in enumerate(rows):
         chars = []
         for j, c in enumerate(line):
-            e = poem.entries[i][j]
-            status, required = a.statuses[i][j], a.required[i][j]
+            e, status, required = entries[j], statuses[j], required_tones[j]
             typed = original[j] if j < len(original) else c
             in_hand = None if hand is None else tile_for(typed, hand) is not None
             chars.append(CharReport(typed, c, e.tone, required, status, e.groups, in_hand, mark_of(status, required)))
-        reports.append(LineReport(i + 1, original, tuple(chars), a.rhyme_lines[i]))
+        reports.append(LineReport(i + 1, original, tuple(chars), rhymes))
     return tuple(reports)
 
 

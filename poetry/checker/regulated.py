@@ -21,13 +21,54 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from poetry.checker.analysis import CONFIRM, RHYME, WRONG, Analysis, Fix, choose_group, cn_numeral, fits, where
+from poetry.checker.analysis import (
+    CONFIRM,
+    FITS_PING,
+    FITS_ZE,
+    RESCUED,
+    RHYME,
+    RHYME_WRONG,
+    UNKNOWN_STATUS,
+    WRONG,
+    Analysis,
+    Fix,
+    choose_group,
+    cn_numeral,
+    where,
+)
 from poetry.checker.report import Kind, Status
 from poetry.checker.tables import ANY_ZE, COMMON_ZE, UNKNOWN, BookTable, Entry, Masks, line_masks
 from poetry.forms import PING, ZE, form_name, line_pattern, opposite, pattern_name
 
 #: The positions 二四(六) must follow (0-based bits), the last char aside.
 _STRICT = {5: 0b01010, 7: 0b0101010}
+#: The kinds bound once (a class attribute of an Enum is slow to look up in Python 3.11).
+TONE, RHYME_KIND, ADHESION, OPPOSITION = Kind.TONE, Kind.RHYME, Kind.ADHESION, Kind.OPPOSITION
+LONE_PING, TRIPLE_PING_TAIL, TRIPLE_ZE_TAIL = Kind.LONE_PING, Kind.TRIPLE_PING_TAIL, Kind.TRIPLE_ZE_TAIL
+#: The statuses a 近體 rule gives, which a poem demoted to 古體 turns back to free.
+
+
+@cache
+def line_ends(n: int, first_rhymes: bool) -> tuple[str, ...]:
+    """Each line's last tone: 平 for the even lines (the rhymes) and line 1 when it rhymes (首句入韻), else 仄.
+
+    >>> "".join(line_ends(4, True)), "".join(line_ends(4, False))
+    ('平平仄平', '仄平仄平')
+    """
+    return tuple(PING if (i % 2 or (i == 0 and first_rhymes)) else ZE for i in range(n))
+
+
+@cache
+def chained_keys(n: int, first: int) -> tuple[int, ...]:
+    """The keys (0: 平, 1: 仄) of n lines that keep 黏 and 對 from line 1's key.
+
+    >>> chained_keys(8, 0)
+    (0, 1, 1, 0, 0, 1, 1, 0)
+    """
+    keys = [first]
+    for i in range(1, n):
+        keys.append(1 - keys[-1] if i % 2 else keys[-1])
+    return tuple(keys)
 
 
 @cache
@@ -73,15 +114,15 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
     return tuple(pair), tuple(cost)
 
 
-def keys_by_chain(costs: list[tuple], masks: list[Masks], length: int) -> list[int]:
+def keys_by_chain(costs: list[tuple[float, float]], masks: list[Masks], length: int) -> tuple[int, ...]:
     """Each line's key (0: 平, 1: 仄) by dynamic programming: mismatches plus a penalty where 黏 or 對
     breaks; at 1.2 × the strict positions one inverted line stays a fault of that line (two breaks
     cost more), while a whole inverted half (折腰) switches key once."""
     n = len(costs)
     penalty = 1.2 * ((length - 1) // 2)
     # ties go to what line 1's 2nd char says
-    best0 = costs[0][0] + (0 if masks[0][0] & 2 else 0.01)
-    best1 = costs[0][1] + (0 if masks[0][1] & 2 else 0.01)
+    best0 = costs[0][0] + (0 if masks[0].may_ping & 2 else 0.01)
+    best1 = costs[0][1] + (0 if masks[0].may_ze & 2 else 0.01)
     back = []
     for i in range(1, n):
         cost = costs[i]
@@ -108,7 +149,7 @@ def keys_by_chain(costs: list[tuple], masks: list[Masks], length: int) -> list[i
         prev = (1 - state if i % 2 else state) if not broke else (state if i % 2 else 1 - state)
         states[i - 1] = prev
         state = prev
-    return states
+    return tuple(states)
 
 
 @dataclass(slots=True)
@@ -119,7 +160,8 @@ class Verse:
     feet: list[Entry]  #: each line's last char
     masks: list[Masks]
     length: int  #: chars per line, 5 or 7
-    states: list[int]  #: each line's key: 0 平, 1 仄
+    ends: tuple[str, ...]  #: each line's last tone: 平 (a rhyme foot) or 仄
+    states: tuple[int, ...]  #: each line's key: 0 平, 1 仄
     patterns: list[str]  #: each line's standard pattern by its key and ending
     mismatch: list[int]  #: per line, bits of the 二四六 positions off its pattern (拗救 forgiven)
     forgiven: list[int]  #: per line, the bit of a 拗 accepted (大拗 saved by the 對句, 特拗)
@@ -144,24 +186,21 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
         return
     first_rhymes = _first_line_rhymes(feet[0], group)
     if plain:
-        masks = [table.masks(line) for line in lines]  # traditional text: memoised by tone codes
+        masks = table.masks_of(lines)  # traditional text: memoised by tone codes
     else:
         masks = [line_masks(row) for row in entries]  # simplified text: merged readings
+    ends = line_ends(n, first_rhymes)
     third = 1 << (length - 3)
-    ends, pairs, costs = [], [], []
-    for i in range(n):
-        end = PING if (i % 2 or (i == 0 and first_rhymes)) else ZE
-        # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平
-        rescue = i % 2 == 0 and i + 1 < n and bool(masks[i + 1].common_ping & third)
-        pair, cost = line_costs(length, masks[i], end, rescue)
-        ends.append(end)
-        pairs.append(pair)
-        costs.append(cost)
-    states = keys_by_chain(costs, masks, length)
+    # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
+    fitted = [
+        line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
+        for i in range(n)
+    ]
+    states = keys_by_chain([cost for _, cost in fitted], masks, length)
     # each line's (mismatch, forgiven, pattern) under its key
-    mismatch, forgiven, patterns = zip(*[pair[state] for pair, state in zip(pairs, states)])
+    mismatch, forgiven, patterns = zip(*[pair[state] for (pair, _), state in zip(fitted, states)])
     verse = Verse(
-        lines, feet, masks, length, states, list(patterns), list(mismatch), list(forgiven), group,
+        lines, feet, masks, length, ends, states, list(patterns), list(mismatch), list(forgiven), group,
         table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
     )  # fmt: skip
     a.form = form_name(length, n)
@@ -185,7 +224,7 @@ def _rhymes_in_ze(a: Analysis, n: int, length: int) -> None:
     a.notes.append("押仄聲韻，屬古體，不按近體平仄論。")
     for i in range(1, n, 2):
         a.rhyme_lines[i] = True
-        a.statuses[i][-1] = Status.RHYME
+        a.statuses[i][-1] = RHYME
 
 
 def _first_line_rhymes(first: Entry, group: str | None) -> bool:
@@ -213,6 +252,8 @@ def judge_chain(a: Analysis, v: Verse) -> list[bool]:
     Per line, False (and a fault at its 2nd char, no longer a 二四六 one) where it breaks the chain."""
     states, lines = v.states, v.lines
     chain_ok = [True] * len(lines)
+    if states == chained_keys(len(states), states[0]):
+        return chain_ok  # the whole poem keeps 黏 and 對
     for i in range(1, len(lines)):
         if states[i] == ((1 - states[i - 1]) if i % 2 else states[i - 1]):
             continue
@@ -220,7 +261,7 @@ def judge_chain(a: Analysis, v: Verse) -> list[bool]:
         v.broken.add(i)
         v.mismatch[i] &= ~2
         ln = i + 1
-        word, kind, rel = ("失對", Kind.OPPOSITION, "相對") if i % 2 else ("失黏", Kind.ADHESION, "相黏")
+        word, kind, rel = ("失對", OPPOSITION, "相對") if i % 2 else ("失黏", ADHESION, "相黏")
         # no single-char fix: the whole line must follow the other pattern
         message = (
             f"{word}：第{cn_numeral(ln)}句第二字『{lines[i][1]}』應與第{cn_numeral(i)}句第二字『{lines[i - 1][1]}』"
@@ -236,10 +277,10 @@ def _mark_required(a: Analysis, v: Verse, entries: list[list[Entry]], chain_ok: 
     for i, std in enumerate(v.patterns):
         statuses, required, row = a.statuses[i], a.required[i], entries[i]
         for j in range(1, v.length - 1, 2):
-            required[j] = std[j]
-            statuses[j] = fits(row[j].code, std[j])
+            tone = required[j] = std[j]
+            statuses[j] = (FITS_PING if tone == PING else FITS_ZE)[row[j].code]
         if not chain_ok[i]:
-            statuses[1] = Status.WRONG
+            statuses[1] = WRONG
             required[1] = opposite(std[1])
 
 
@@ -248,6 +289,8 @@ def judge_positions(a: Analysis, v: Verse, chain_ok: list[bool]) -> list[bool]:
     (the other key) is a 黏/對 fault of that line instead. Per line, True for such an inverted line."""
     length, strict = v.length, _STRICT[v.length]
     inverted = [False] * len(v.lines)
+    if not any(v.mismatch):
+        return inverted  # every 二四六 position as its pattern wants
     for i, mismatch in enumerate(v.mismatch):
         if not mismatch:
             continue
@@ -256,38 +299,39 @@ def judge_positions(a: Analysis, v: Verse, chain_ok: list[bool]) -> list[bool]:
         if chain_ok[i] and mismatch == strict:
             # the whole line has the other key: a 黏/對 fault of this line
             inverted[i] = True
-            kind = Kind.OPPOSITION if i % 2 or i == 0 else Kind.ADHESION
-            word = "失對" if kind == Kind.OPPOSITION else "失黏"
+            kind = OPPOSITION if i % 2 or i == 0 else ADHESION
+            word = "失對" if kind is OPPOSITION else "失黏"
             six = "六" if length == 7 else ""
             message = f"{word}：第{cn_numeral(ln)}句二四{six}字平仄與格律全反（應為{std}）。" if a.detail else ""
             a.error(ln, 2, kind, message)
             for j in range(1, length - 1, 2):
-                statuses[j] = Status.WRONG
+                statuses[j] = WRONG
             continue
         for j in range(1, length - 1, 2):
             if mismatch >> j & 1:
-                statuses[j] = Status.WRONG
+                statuses[j] = WRONG
                 need = std[j]
                 message = f"{where(ln, j + 1)}『{line[j]}』應{need}而{opposite(need)}。" if a.detail else ""
-                a.error(ln, j + 1, Kind.TONE, message, Fix(i, j, need))
+                a.error(ln, j + 1, TONE, message, Fix(i, j, need))
     return inverted
 
 
 def judge_foot(a: Analysis, v: Verse) -> None:
     """Each line's last char: a rhyme foot in the poem's group (平 ending), or a 仄 ending that is no rhyme."""
-    last, group, feet = v.length - 1, v.group, v.feet
-    for i, std in enumerate(v.patterns):
-        foot = feet[i]
-        if std[-1] == ZE:
-            a.required[i][last] = ZE
-            status = a.statuses[i][last] = fits(foot.code, ZE)
+    last, group, ends = v.length - 1, v.group, v.ends
+    statuses, required, rhyme_lines = a.statuses, a.required, a.rhyme_lines
+    rhymes = group is not None and v.strays is None  # the feet may simply rhyme
+    for i, foot in enumerate(v.feet):
+        if ends[i] == ZE:
+            required[i][last] = ZE
+            status = statuses[i][last] = FITS_ZE[foot.code]
             if status is WRONG or group and group in foot.ping:
                 _ze_ending(a, v, i, status)
         else:
-            a.required[i][last] = PING
-            a.rhyme_lines[i] = True
-            if group is not None and group in foot.ping and v.strays is None:  # the foot rhymes
-                a.statuses[i][last] = RHYME if group in foot.common_ping else CONFIRM
+            required[i][last] = PING
+            rhyme_lines[i] = True
+            if rhymes and group in foot.ping:  # the foot rhymes
+                statuses[i][last] = RHYME if group in foot.common_ping else CONFIRM
             else:
                 _rhyme_foot(a, v, i)
 
@@ -299,10 +343,10 @@ def _ze_ending(a: Analysis, v: Verse, i: int, status: Status) -> None:
         v.broken.add(i)
         clash = "，又與韻腳同韻（撞韻）" if group and group in foot.ping else ""
         message = f"{where(ln, length)}『{line[-1]}』應仄而平{clash}：不入韻的句子以仄聲收尾。" if a.detail else ""
-        a.error(ln, length, Kind.TONE, message, Fix(i, length - 1, ZE))
+        a.error(ln, length, TONE, message, Fix(i, length - 1, ZE))
     elif group and group in foot.ping:  # 撞韻
         message = f"撞韻：{where(ln, length)}『{line[-1]}』可讀入{group}，與韻腳同韻。" if a.detail else ""
-        a.remark(ln, length, Kind.RHYME, message)
+        a.remark(ln, length, RHYME_KIND, message)
 
 
 def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
@@ -314,66 +358,68 @@ def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
     if group is not None and group in foot.ping:
         statuses[last] = RHYME if group in foot.common_ping else CONFIRM
         if v.strays is not None:  # 韻腳不統一
-            statuses[last] = Status.RHYME_WRONG
+            statuses[last] = RHYME_WRONG
             message = (
                 f"韻腳不統一：{where(ln, length)}『{line[-1]}』屬{group}，與{v.strays}不同韻，須改其一。"
                 if a.detail else ""
             )
-            a.error(ln, length, Kind.RHYME, message, Fix(i, last, "rhyme"))
+            a.error(ln, length, RHYME_KIND, message, Fix(i, last, "rhyme"))
     elif foot.code & UNKNOWN:
-        statuses[last] = Status.UNKNOWN
+        statuses[last] = UNKNOWN_STATUS
     elif i == 0 and foot.ping & v.neighbours:  # 孤雁入群
-        statuses[last] = Status.RHYME
-        a.remark(ln, length, Kind.RHYME, f"首句韻腳『{line[-1]}』屬鄰韻（孤雁入群），可用。" if a.detail else "")
+        statuses[last] = RHYME
+        a.remark(ln, length, RHYME_KIND, f"首句韻腳『{line[-1]}』屬鄰韻（孤雁入群），可用。" if a.detail else "")
     else:  # 出韻
-        statuses[last] = Status.RHYME_WRONG
+        statuses[last] = RHYME_WRONG
         near = "（鄰韻，近體不通押）" if foot.ping & v.neighbours else ""
         message = (
             f"出韻：{where(ln, length)}韻腳『{line[-1]}』屬{'、'.join(foot.groups) or '未知韻'}{near}，"
             f"不在{group or '本韻'}。"
             if a.detail else ""
         )
-        a.error(ln, length, Kind.RHYME, message, Fix(i, last, "rhyme"))
+        a.error(ln, length, RHYME_KIND, message, Fix(i, last, "rhyme"))
 
 
 def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
     """拗救 and 一三五不論: the 拗 a 對句 or a 特拗 forgives; free chars, except where one makes 孤平
     (孤平拗救 noted) or 三平尾; 小拗 saved by the 對句 and 三仄尾 noted. An inverted line has no tail rule."""
     third = v.length - 3
-    tail_bits = 0b111 << third
+    third_bit, tail_bits, body_bits = 1 << third, 0b111 << third, (1 << (v.length - 1)) - 1
+    masks, mismatches, forgiven_bits = v.masks, v.mismatch, v.forgiven
     for i, std in enumerate(v.patterns):
-        forgiven = v.forgiven[i]
+        forgiven = forgiven_bits[i]
         if forgiven:
             _note_forgiven(a, v, i, std)
         if inverted[i]:
             continue
         tail = std[third:]
         if tail == "仄平平":
-            if not v.masks[i].common_ze & tail_bits:
+            if not masks[i].common_ze & tail_bits:
                 # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
-                _fault_at(a, v, i, third, ZE, Kind.TRIPLE_PING_TAIL,
+                _fault_at(a, v, i, third, ZE, TRIPLE_PING_TAIL,
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平，"
                           f"第{cn_numeral(third + 1)}字宜仄。")
         elif tail == "仄仄平":
-            if not v.mismatch[i]:
+            # 孤平 (or its 拗救) needs at most two 平 besides the rhyme: most lines have more
+            if not mismatches[i] and (masks[i].common_ping & body_bits).bit_count() <= 2:
                 _lone_ping(a, v, i)
         elif tail == "平平仄":
             # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
-            if not v.masks[i].common_ping & (1 << third) and not forgiven and i % 2 == 0:
+            if not masks[i].common_ping & third_bit and not forgiven and i % 2 == 0:
                 _small_ao(a, v, i)
-        elif not v.masks[i].common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
+        elif not masks[i].common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
             message = (
                 f"三仄尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆仄，可用，聲調稍促。"
                 if a.detail else ""
             )
-            a.remark(i + 1, third + 1, Kind.TRIPLE_ZE_TAIL, message)
+            a.remark(i + 1, third + 1, TRIPLE_ZE_TAIL, message)
 
 
 def _note_forgiven(a: Analysis, v: Verse, i: int, std: str) -> None:
     """大拗 saved by the 對句, or 特拗: the 4th (七言 6th) char is 拗 but accepted."""
     length, line = v.length, v.lines[i]
     third, fourth = length - 3, length - 2
-    a.statuses[i][fourth] = Status.RESCUED
+    a.statuses[i][fourth] = RESCUED
     if std[fourth] == PING:
         a.notes.append(
             f"第{cn_numeral(i + 1)}句大拗（第{cn_numeral(fourth + 1)}字『{line[fourth]}』仄），"
@@ -388,7 +434,7 @@ def _small_ao(a: Analysis, v: Verse, i: int) -> None:
     """小拗 in a 出句 (its 3rd/七言 5th char 仄), saved when the 對句's char there is 平."""
     third = v.length - 3
     if i + 1 < len(v.lines) and v.masks[i + 1].common_ping & (1 << third):
-        a.statuses[i][third] = Status.RESCUED
+        a.statuses[i][third] = RESCUED
         a.notes.append(f"第{cn_numeral(i + 1)}句小拗（第{cn_numeral(third + 1)}字『{v.lines[i][third]}』仄），"
                        f"對句第{cn_numeral(third + 1)}字『{v.lines[i + 1][third]}』平聲相救。")
 
@@ -400,18 +446,18 @@ def _lone_ping(a: Analysis, v: Verse, i: int) -> None:
     lone, third = length - 5, length - 3  # 五言 1st char, 七言 3rd; the 五言 core's 3rd
     body = common_ping & ~(1 << (length - 1))
     if body.bit_count() <= 1:
-        _fault_at(a, v, i, lone, PING, Kind.LONE_PING,
+        _fault_at(a, v, i, lone, PING, LONE_PING,
                   f"犯孤平：第{cn_numeral(i + 1)}句除韻腳外只有一個平聲字，"
                   f"第{cn_numeral(lone + 1)}字『{line[lone]}』宜平（或第{cn_numeral(third + 1)}字用平聲相救）。")
     elif not common_ping >> lone & 1 and common_ping & (1 << third) and (body & ~(1 << third)).bit_count() <= 1:
-        a.statuses[i][lone] = Status.RESCUED
+        a.statuses[i][lone] = RESCUED
         a.notes.append(f"第{cn_numeral(i + 1)}句孤平拗救：第{cn_numeral(lone + 1)}字『{line[lone]}』仄，"
                        f"第{cn_numeral(third + 1)}字『{line[third]}』平聲自救。")
 
 
 def _fault_at(a: Analysis, v: Verse, i: int, j: int, need: str, kind: Kind, message: str) -> None:
     """A free position that breaks a rule of the line: marked, required, a fault that a char can mend."""
-    a.statuses[i][j] = Status.WRONG
+    a.statuses[i][j] = WRONG
     a.required[i][j] = need
     v.broken.add(i)
     a.error(i + 1, j + 1, kind, message if a.detail else "", Fix(i, j, need))

@@ -64,6 +64,7 @@ MARKS = {
     "confirm": "◇",
     "unknown": "？",
 }
+_OK, _OK_PING, _OK_ZE = Status.OK, MARKS["ok平"], MARKS["ok仄"]  # bound once: mark_of runs for every char
 LEGEND = (
     "圖例：〇 平（合） ● 仄（合） ◎ 可平可仄（一三五不論） ⊗ 不合 △ 拗而有救 □ 韻腳 ✕ 出韻 "
     "◇ 僻讀待自校 ？ 韻書未收"
@@ -76,8 +77,8 @@ def mark_of(status: str, required: str | None) -> str:
     >>> mark_of("ok", "仄"), mark_of("rescued", "平")
     ('●', '△')
     """
-    if status == Status.OK:
-        return MARKS["ok平"] if required == PING else MARKS["ok仄"]
+    if status == _OK:
+        return _OK_PING if required == PING else _OK_ZE
     return MARKS[status]
 
 

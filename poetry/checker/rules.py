@@ -14,7 +14,7 @@ their rhyme only; then 重字 and chars the rhyme book lacks, whatever the form.
 
 from __future__ import annotations
 
-from poetry.checker.analysis import Analysis, Fix, choose_group, cn_numeral, fits, where
+from poetry.checker.analysis import NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
 from poetry.checker.regulated import analyse_regulated
 from poetry.checker.report import Kind, Status
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
@@ -23,11 +23,8 @@ from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape
 
 def _length_of(lines: list[str]) -> int | None:
     """Chars per line, None when lines differ (雜言)."""
-    length = len(lines[0])
-    for line in lines:
-        if len(line) != length:
-            return None
-    return length
+    lengths = set(map(len, lines))
+    return lengths.pop() if len(lengths) == 1 else None
 
 
 def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTable, detail: bool = True,
@@ -160,26 +157,23 @@ def _repeated_chars(a: Analysis, lines: list[str]) -> None:
     """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷): each later use is noted
     with the place of the first."""
     seen: set[str] = set()
-    add = seen.add
-    repeated: dict[str, None] = {}
-    for c in "".join(lines):
-        if c in seen:
-            repeated[c] = None
-        else:
-            add(c)
+    see = seen.add
+    repeated = [c for c in "".join(lines) if c in seen or see(c)]  # set.add returns None: each char seen once
     if not repeated:
         return
-    first: dict[str, tuple[int, int]] = {}
-    for i, line in enumerate(lines):
-        for j, c in enumerate(line):
-            if c not in repeated or (j and line[j - 1] == c) or (j + 1 < len(line) and line[j + 1] == c):
-                continue  # used once, or a 疊字
-            if c not in first:
-                first[c] = (i, j)
-                continue
-            fi, fj = first[c]
-            message = f"重字：『{c}』已見於{where(fi + 1, fj + 1)}。" if a.detail else ""
-            a.remark(i + 1, j + 1, Kind.REPEATED_CHAR, message)
+    detail, add = a.detail, a.findings.append
+    for c in dict.fromkeys(repeated):
+        first: tuple[int, int] | None = None
+        for i, line in enumerate(lines):
+            j = line.find(c)
+            while j >= 0:
+                if not ((j and line[j - 1] == c) or (j + 1 < len(line) and line[j + 1] == c)):  # not a 疊字
+                    if first is None:
+                        first = (i, j)
+                    else:
+                        message = f"重字：『{c}』已見於{where(first[0] + 1, first[1] + 1)}。" if detail else ""
+                        add(Finding(i + 1, j + 1, Kind.REPEATED_CHAR, NOTE, message))
+                j = line.find(c, j + 1)
 
 
 def _analyse_six(a: Analysis, lines: list[str], entries: list[list[Entry]]) -> None:

@@ -127,6 +127,18 @@ class BookTable:
             m = self.mask_memo[key] = line_masks([self.entries[c] for c in line])
         return m
 
+    def masks_of(self, lines: list[str]) -> list[Masks]:
+        """``masks`` of every line of a poem (one call per poem: the batch path's hottest lookup)."""
+        memo, codes, entries = self.mask_memo, self.code_chars, self.entries
+        out = []
+        for line in lines:
+            key = line.translate(codes)
+            m = memo.get(key)
+            if m is None:
+                m = memo[key] = line_masks([entries[c] for c in line])
+            out.append(m)
+        return out
+
     def merged(self, chars: tuple[str, ...]) -> Entry:
         """A simplified char standing for several traditional ones: the chosen form's readings count,
         the others' are accepted as rare (自校)."""
