@@ -24,6 +24,7 @@ from poetry.grading.measures import (
 )
 from poetry.grading.models import _logistic, _model
 from poetry.grading.rubric import Band, band_of
+from poetry.grading.variants import as_written, read_for_grading
 from poetry.text import MAX_LENGTH, parse_poem
 
 if TYPE_CHECKING:
@@ -219,7 +220,9 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
     >>> form, sorted(criteria) == sorted(CRITERIA)
     ('五言絕句', True)
     """
-    parsed, lines, title = _read_poem(text, title)
+    parsed, _, title = _read_poem(text, title)
+    written = read_for_grading(parsed, title)  # every model reads one form of the characters
+    lines, title = list(written.lines), written.title
     f = features(lines, title)
     model = _model()
     crit = model["criteria"]
@@ -243,4 +246,6 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
     q90 = model["stock_share_quantiles"][2]
     fresh = max(0.0, 1.0 - f["stock_share"] / (2 * q90 + 1e-9)) * math.sqrt(fluency)
     criteria["語句清新"] = _crit(fresh, _explain_fresh(fresh, lines))
-    return lines, title, criteria, form_name
+    for c in criteria.values():
+        c["explanation"] = as_written(c["explanation"], written)
+    return list(written.shown_lines), written.shown_title, criteria, form_name
