@@ -137,13 +137,13 @@ def build_forms(corpus: Path) -> list[tuple[str, str]]:
 
 
 def load_corpus(corpus: Path) -> list[dict]:
-    """全唐詩, each poem's lines split and stripped as poetry.grading reads a poem."""
-    return tang_corpus.load_tang(corpus, _clean)
+    """全唐詩, each poem's lines split and stripped as poetry.grading reads a poem (title in canonical forms too)."""
+    return [dict(p, title=canonical(p["title"])) for p in tang_corpus.load_tang(corpus, _clean)]
 
 
 def load_anthology(corpus: Path) -> list[dict]:
     """唐詩三百首 with its form labels, cleaned like the corpus."""
-    return tang_corpus.load_anthology(corpus, _clean)
+    return [dict(p, title=canonical(p["title"])) for p in tang_corpus.load_anthology(corpus, _clean)]
 
 
 def heldout_matches(poems: list[dict], anthology: list[dict]) -> set[int]:

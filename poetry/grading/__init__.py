@@ -69,6 +69,7 @@ from poetry.grading.rubric import (
     CRITERIA,
     DEFAULT_THRESHOLDS,
     GRADES,
+    TELLING_TITLE,
     Band,
     band_of,
     criterion_bands,
@@ -86,6 +87,7 @@ __all__ = [
     "GRADES",
     "MAX_LINES",
     "SHORT_POEM",
+    "TELLING_TITLE",
     "TITLE_INFORMATION_FULL",
     "Band",
     "Grade",
@@ -168,7 +170,7 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     spec = _model()["combined"]
     feats = combined_features(criteria, spec.get("neutral"), title_information(title))
     score = round(combined_score(spec, feats), 3)
-    grade, reasons = suggest_grade(score, criteria, thresholds)
+    grade, reasons = suggest_grade(score, criteria, thresholds, title_information(title))
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines))
 
 

@@ -95,6 +95,13 @@ def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, s
     return _crit(f_score, f_expl), _crit(t_score, t_expl), form
 
 
+def _faults_by_criterion(result: CheckResult) -> dict[str, list[str]]:
+    """The checker's errors as 平仄和暢's faults (tones, rhyme, 黏對 …) and 體不失's (重字 …), in its words."""
+    errors = [v for v in result.violations if v.severity == "error"]
+    return {"體不失": [v.message for v in errors if v.kind not in _TONE_KINDS],
+            "平仄和暢": [v.message for v in errors if v.kind in _TONE_KINDS]}
+
+
 def _explain_fluency(p: float, lines: list[str], f: Mapping[str, float]) -> str:
     """一氣呵成 in words: the perplexity, the roughest line and the characters the detector suspects."""
     from poetry.lm import load_lm
@@ -229,6 +236,8 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None
     criteria: dict[str, dict[str, Any]] = {}
     report = _check(parsed, hand)
     criteria["體不失"], criteria["平仄和暢"], form_name = _form_criteria(report, lines)
+    for name, faults in _faults_by_criterion(report).items():  # what fails 體不失, 平仄和暢 (rubric caps the 品)
+        criteria[name]["faults"] = faults
     ct = clean_title(title)
     if ct:
         p = _logistic(crit["relevance"], f)
