@@ -86,8 +86,9 @@ def _clean(paragraphs: list[str]) -> list[str]:
 KEPT_APART = MappingProxyType({"須": "鬚", "才": "纔", "台": "臺", "辟": "闢", "采": "採"})
 #: Chars that 简→繁 conversion (OpenCC s2t, s2twp, s2hk) writes for another: 干 becomes 幹 in 「淚始乾」.
 CONVERSION_SLIPS = MappingProxyType({"幹": "乾"})
-#: Variants no table links: 鬥 鬭 鬬 (the 鬥 of Taiwan and Hong Kong against the corpus' 鬬).
-EXTRA_CLASSES = ("鬥鬭鬬",)
+#: Variants no table links: 鬥 鬭 鬬 (the 鬥 of Taiwan and Hong Kong against the corpus' 鬬); 閒 閑 (OpenCC
+#: writes 简体 闲 as 閑, the corpus mostly 閒; 閑 never stands for 間, so the two are one word in verse).
+EXTRA_CLASSES = ("鬥鬭鬬", "閒閑")
 
 
 def build_forms(corpus: Path) -> list[tuple[str, str]]:
@@ -133,7 +134,7 @@ def build_forms(corpus: Path) -> list[tuple[str, str]]:
         best = max(members, key=lambda c: (counts[c], c))
         out += [(ch, best) for ch in members if ch != best]
     out += [(a, f"{a} {b}") for a, b in {**KEPT_APART, **CONVERSION_SLIPS}.items()]
-    return sorted(out)
+    return sorted(set(out))
 
 
 def load_corpus(corpus: Path) -> list[dict]:

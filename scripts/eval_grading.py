@@ -9,6 +9,14 @@ title), and an interleaved copy (its odd lines with the even lines of another an
 shape, of the same rhyme class when there is one: tones and rhyme still hold). Reports the ROC AUC of
 Grade.score, real against each kind, overall and per form; the grade distribution per kind; the judge
 fixtures' grades (tests/judge_fixtures.py, seat 3 an interleaved jumble); and the time to grade one poem.
+
+Two measures need no corpus (``--only quick`` runs just them):
+  * the graded set (tests/data/graded_set.json): poems graded by a 詩伯 before the software saw them;
+    exact agreement, within one step, Spearman rank agreement overall and among the well-formed poems
+    (all but the jumbles), and who was more generous;
+  * variant invariance: tests/test_grading_variants.py's poems, the graded set's and the judge fixtures in
+    繁, 简 (t2s), Taiwan- and Hong Kong-standard forms (t2tw, t2hk; s2twp, s2hk from the 简体): how many
+    spellings get another 品 or another score than the 繁 text.
 """
 
 from __future__ import annotations
@@ -67,11 +75,85 @@ def time_dashboard(repeats: int = 20) -> list[float]:
     return sorted(out)
 
 
+def graded_set() -> None:
+    """The software against a 詩伯's grades given before it ran (tests/data/graded_set.json)."""
+    import json
+
+    from scipy.stats import spearmanr
+
+    poems = json.loads((ROOT / "tests" / "data" / "graded_set.json").read_text(encoding="utf-8"))["poems"]
+    rank = {g: i for i, g in enumerate(GRADES)}
+    rows = []
+    for p in poems:
+        g = grade_poem(p["text"], title=p["title"])
+        rows.append((p["kind"], rank[p["grade"]], rank[g.grade], g.score))
+    print(f"\nGraded set (tests/data/graded_set.json, {len(rows)} poems graded by hand before the software):\n")
+    print("| poems | n | exact 品 | within one step | software more generous | harsher | Spearman (品) "
+          "| Spearman (score) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    kinds = sorted({k for k, *_ in rows})
+    for name, keep in [("all", lambda k: True), ("well-formed (no jumbles)", lambda k: k != "jumble")] + [
+            (k, lambda k, kind=k: k == kind) for k in kinds]:
+        sel = [r for r in rows if keep(r[0])]
+        mine, theirs, score = [r[1] for r in sel], [r[2] for r in sel], [r[3] for r in sel]
+        exact = sum(a == b for a, b in zip(mine, theirs))
+        near = sum(abs(a - b) <= 1 for a, b in zip(mine, theirs))
+        kinder = sum(b < a for a, b in zip(mine, theirs))
+        harsher = sum(b > a for a, b in zip(mine, theirs))
+        rho = spearmanr(mine, theirs)[0] if len(set(mine)) > 1 and len(set(theirs)) > 1 else float("nan")
+        rho_s = spearmanr(mine, [-x for x in score])[0] if len(set(mine)) > 1 else float("nan")
+        print(f"| {name} | {len(sel)} | {exact} ({exact / len(sel):.0%}) | {near} ({near / len(sel):.0%}) | {kinder} "
+              f"| {harsher} | {rho:.2f} | {rho_s:.2f} |")
+
+
+def variant_invariance() -> None:
+    """How many spellings of the same poems (简, Taiwan, Hong Kong) get another 品 or score than the 繁."""
+    import json
+
+    import opencc
+
+    from tests.judge_fixtures import POEMS
+    from tests.test_grading_variants import POEMS as VARIANT_POEMS
+
+    graded = json.loads((ROOT / "tests" / "data" / "graded_set.json").read_text(encoding="utf-8"))["poems"]
+    poems = list(VARIANT_POEMS) + list(POEMS.values()) + [(p["title"], p["text"]) for p in graded]
+    poems = list(dict.fromkeys(poems))
+    configs = ("t2s", "t2tw", "t2hk", "s2twp", "s2hk")
+    grade_diff, score_diff, changed, worst = Counter(), Counter(), Counter(), 0.0
+    for title, text in poems:
+        base = grade_poem(text, title=title)
+        simplified = opencc.OpenCC("t2s").convert(text)
+        for cfg in configs:
+            source = simplified if cfg.startswith("s2") else text
+            written = opencc.OpenCC(cfg).convert(source)
+            if written == text:
+                continue
+            changed[cfg] += 1
+            g = grade_poem(written, title=opencc.OpenCC(cfg).convert(title if cfg.startswith("t2")
+                                                                      else opencc.OpenCC("t2s").convert(title)))
+            grade_diff[cfg] += g.grade != base.grade
+            score_diff[cfg] += g.score != base.score
+            worst = max(worst, abs(g.score - base.score))
+    print(f"\nVariant invariance ({len(poems)} poems, each in the spellings below where they differ from the 繁):\n")
+    print("| spelling | poems written differently | another 品 | another score |")
+    print("| --- | --- | --- | --- |")
+    for cfg in configs:
+        print(f"| {cfg} | {changed[cfg]} | {grade_diff[cfg]} | {score_diff[cfg]} |")
+    print(f"Largest score change: {worst:.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--only", choices=["all", "quick"], default="all",
+                        help="quick: only the graded set and variant invariance (no corpus)")
     args = parser.parse_args(argv)
+    warm_up()
+    graded_set()
+    variant_invariance()
+    if args.only == "quick":
+        return 0
     corpus = Path(args.corpus)
     anthology = [p for p in build.load_anthology(corpus) if len(p["lines"]) >= 2]
     if args.limit:

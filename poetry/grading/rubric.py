@@ -147,14 +147,14 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
         return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}。", _weakest(criteria))
     if coherence is not None and coherence < t["貫理_floor"]:  # a jumble is 荒牌 whatever the score
         return "荒牌", (f"貫理僅 {coherence:.2f}：{criteria['貫理'].get('explanation', '')}",)
+    if score < t["中品"] and not form_ok:
+        return "荒牌", (f"綜合分 {_floor2(score)} 未達中品，且體式或平仄不合。",) + tuple(_faults(criteria, t, None))
     faults = _faults(criteria, t, title_info)
     if faults:  # 題、體不失，平仄和暢 is what 下品 asks at least
         if t["失格荒牌"] >= 0.5:
             return "荒牌", tuple(f"{f}（本局失格即荒牌）。" for f in faults)
         return "下品", tuple(f"{f}，至多下品。" for f in faults)
     if score < t["中品"]:
-        if not form_ok:
-            return "荒牌", (f"綜合分 {_floor2(score)} 未達中品，且體式或平仄不合。",)
         return "下品", (f"綜合分 {_floor2(score)} 未達中品門檻 {t['中品']:.2f}。", _weakest(criteria))
     floor = t["上品_floor"]
     # a 上品 criterion is met at the floor, or where three Tang poems in four score (its good band)
