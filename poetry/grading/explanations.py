@@ -60,12 +60,12 @@ def explain_fluency(p: float, lines: list[str]) -> str:
     band = band_of("一氣呵成", p)
     if band is Band.GOOD:
         return "字句順暢，讀來自然。"
+    if band is Band.FAIR:  # within the range of Tang poems: rare words of the poet's own are no fault
+        return "大致通順，字序間有前人少用之處。"
     suspects = [(line, ch) for line, ch, q in suspicious_chars(lines, k=3) if q >= SUSPECT]
     if not suspects:
-        return "大致通順，未見不合上下文的字。" if band is Band.FAIR else "字序與前人詩多有不同，但未見確指不合之字。"
+        return "字序與前人詩多有不同，但未見確指不合之字。"
     odd = "、".join(f"「{line}」的「{ch}」" for line, ch in suspects)
-    if band is Band.FAIR:
-        return f"大致通順；{odd}似與上下文不合。"
     return f"語句生硬：{odd}似與上下文不合。"
 
 

@@ -29,9 +29,9 @@ GRADES = ("上品", "中品", "下品", "荒牌")
 #: The rules' words, each measured as a criterion (poetry.grading.criteria).
 CRITERIA = ("體不失", "平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成", "語句清新")
 
-#: The criteria the combined score is made of: 語句清新 is derived from 一氣呵成, and 體不失 would only
-#: tell 古體 from 近體, which is no fault, so both are left out.
-COMBINED_CRITERIA = ("平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成")
+#: The criteria the combined score is made of. 語句清新 (stock phrases count against it) joined in issue 14;
+#: 體不失 would only tell 古體 from 近體, which is no fault, so it is left out.
+COMBINED_CRITERIA = ("平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成", "語句清新")
 
 #: Default thresholds; a round may override any of them (see ``merge_thresholds``).
 DEFAULT_THRESHOLDS = MappingProxyType(
