@@ -324,3 +324,8 @@ def test_xiapin_reason_states_what_was_found():
 def test_poem_off_its_title_is_graded_xiapin():
     g = grade_poem(CHUNWANG, title="元日")
     assert g.grade in ("下品", "荒牌") and "元日" in g.reasons[0]
+
+
+def test_a_title_that_asks_nothing_is_never_off():
+    g = grade_poem("兩個黃鸝鳴翠柳，一行白鷺上青天。窗含西嶺千秋雪，門泊東吳萬里船。", title="絕句")
+    assert "離題" not in "".join(g.reasons) + g.criteria["貼題"]["explanation"]

@@ -1,10 +1,14 @@
 """Each criterion's words: what a 詩伯 reads beside the score, every claim pointing at its passage.
 
-No figure without a meaning to a reader of verse (no perplexity); a line is called rough only where the
-detector of characters out of place points at a character in it; two lines are said to come from two
-poems only when 貫理 is poor and the lines fall apart by parity; lines within a couplet, which often make one
-sentence (流水對), are never said to break off from each other; 首尾呼應 is claimed only with the images
-that answer each other.
+The models know Tang usage: where they find a poem far from it, the words say so (and ask the 詩伯 to
+look), rather than calling a Song poet's phrase rough or a quatrain's images a jumble.
+
+No figure without a meaning to a reader of verse (no perplexity). A character is pointed at only when the
+poem's fluency is below all but the lowest 5% of Tang poems' and the detector of characters out of place
+names it, and then as rare in Tang verse, not as wrong; two lines are said to come from two poems only when
+貫理 is that low, the poem has three couplets or more and its lines part by parity; lines within a couplet,
+which often make one sentence (流水對), are never said to break off from each other, and a quatrain's 轉 is
+named as a turn; 首尾貫通 is praised only when 貫理 holds, with the images that answer each other if any.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import numpy as np
 
 from poetry.grading.measures import _cos, _text_vector, couplet_features, suspicious_chars
 from poetry.grading.models import _vectors
-from poetry.grading.rubric import Band, band_of
+from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
 
 #: A character the detector suspects at least this much is named as out of place.
 SUSPECT = 0.6
@@ -64,9 +68,10 @@ def explain_fluency(p: float, lines: list[str]) -> str:
         return "大致通順，字序間有前人少用之處。"
     suspects = [(line, ch) for line, ch, q in suspicious_chars(lines, k=3) if q >= SUSPECT]
     if not suspects:
-        return "字序與前人詩多有不同，但未見確指不合之字。"
+        return "字序多與唐人詩不同，但未見確指之字。"
+    # what the models know is Tang usage: a Song poet's 萬紫千紅 is rare there, not wrong
     odd = "、".join(f"「{line}」的「{ch}」" for line, ch in suspects)
-    return f"語句生硬：{odd}似與上下文不合。"
+    return f"字序多與唐人詩不同：{odd}，唐詩中少見這樣的用法，請詩伯自校。"
 
 
 def explain_fresh(score: float, lines: list[str]) -> str:
@@ -91,7 +96,7 @@ def explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None 
         return "句句相承，意脈貫通。"
     vecs = [_text_vector(x) for x in lines]
     adj = [_cos(vecs[i], vecs[i + 1]) for i in range(len(lines) - 1)]
-    if band is Band.POOR and f is not None and len(lines) >= 4 and f.get("coh_parity_gap", 0.0) > PARITY_GAP:
+    if band is Band.POOR and f is not None and len(lines) >= 6 and f.get("coh_parity_gap", 0.0) > PARITY_GAP:
         j = 2 * int(np.argmin(adj[0::2]))  # the couplet whose two lines agree least
         tones = "，平仄亦不相對" if couplet_features(lines[j], lines[j + 1])["tone_opposed"] < 0.5 else ""
         return f"單句與雙句各成一脈，似兩首詩隔句相間：「{lines[j]}」與「{lines[j + 1]}」上下不相屬，意象不接{tones}。"
@@ -99,6 +104,8 @@ def explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None 
     k = min(between, key=lambda i: adj[i])
     if band is Band.FAIR:  # a turn (起承轉合's 轉) is no fault: name where it is, claim no break
         return f"大體相承；「{lines[k + 1]}」一句轉出新意。"
+    if len(lines) < 6:  # two couplets say little: state what was measured, not 事實雜亂
+        return f"各句用字的意象少有相通，「{lines[k]}」與「{lines[k + 1]}」相去尤遠；請詩伯看是否一意貫串。"
     return f"事實雜亂：各聯意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
 
 
@@ -139,6 +146,8 @@ def explain_ends(p: float, lines: list[str], coherence: float | None = None) -> 
 def explain_relevance(p: float, title: str, lines: list[str]) -> str:
     """貼題 in words, naming the title's characters the poem takes up (not its numbering or 詩)."""
     band = band_of("貼題", p)
+    if title in GENERIC_TITLES:  # 絕句, 無題: the title asks for no subject, so nothing can be off it
+        return f"題目「{title}」不限題材，貼題只作參考。"
     hits = [ch for ch in dict.fromkeys(title)
             if any(ch in x for x in lines) and ch not in "之一二三四五六七八九十首其詩"]
     seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""

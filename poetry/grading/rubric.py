@@ -5,7 +5,8 @@ The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清�
   荒牌  事實雜亂，首尾斷續: score < 荒牌 threshold, or 貫理 < coherence floor;
   at most 下品  the poem fails 題、體不失，平仄和暢: the checker reports an error (a tone, a rhyme, 黏對, 孤平,
         三平尾, 重字 …), or the poem does not treat its title (貼題 < 貼題 floor for a title that says what the
-        poem should be about, ``title_information`` ≥ TELLING_TITLE); with the flag 失格荒牌 = 1 such a poem is 荒牌;
+        poem should be about: ``title_information`` ≥ TELLING_TITLE and not one of GENERIC_TITLES); with the
+        flag 失格荒牌 = 1 such a poem is 荒牌;
   下品  the rest below the 中品 threshold when form and tones hold (體不失, 平仄和暢 ≥ form floor);
         without them a low score stays 荒牌;
   中品  score ≥ 中品 threshold;
@@ -49,8 +50,11 @@ DEFAULT_THRESHOLDS = MappingProxyType(
         "失格荒牌": 0.0,
     }
 )
-#: A title telling at least this much (``title_information``) can be failed; 雜詩, 無題, 絕句 say too little.
+#: A title telling at least this much (``title_information``) can be failed.
 TELLING_TITLE = 2.0
+#: Titles that ask nothing of the poem (the tradition's ways of saying "untitled"): never 離題.
+GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "偶成", "偶題", "偶作", "即事", "感遇", "古意",
+                            "遣興", "詠懷", "有感", "書事", "自遣", "述懷", "口號", "漫興", "漫成", "失題", "寓興"})
 
 
 def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
@@ -105,7 +109,7 @@ def _faults(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float], t
     out = []
     if found:
         more = f"等 {len(found)} 處" if len(found) > 2 else ""
-        out.append("格律有誤：" + "；".join(found[:2]) + more)
+        out.append("格律有誤：" + "；".join(m.rstrip("。") for m in found[:2]) + more)
     relevance = (criteria.get("貼題") or {}).get("score")
     telling = title_info is None or title_info >= TELLING_TITLE
     if relevance is not None and relevance < t["貼題_floor"] and telling:
