@@ -1,6 +1,6 @@
 """Build the grading models in data/ from the Tang corpus (../shared/corpus, build time only).
 
-    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|lm|model]
+    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|forms|lm|model]
 
 Splits of the 57,607 poems of 全唐詩:
   * held out for evaluation: every poem of 唐詩三百首 (matched by normalised title + text, see
@@ -13,7 +13,8 @@ Splits of the 57,607 poems of 全唐詩:
 Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends on string hash order
 (two builds write the same files).
 
-Writes data/lm_chars.npz, data/lm_chars_rev.npz, data/grading_vectors.npz, data/grading_words.tsv (stage lm),
+Writes data/grading_forms.tsv (stage forms: each char's canonical form; every stage reads the corpus
+through it), data/lm_chars.npz, data/lm_chars_rev.npz, data/grading_vectors.npz, data/grading_words.tsv (stage lm),
 data/grading_title_pairs.npz and data/grading_model.json (stage model).
 """
 
@@ -46,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from poetry import lm as lm_module  # noqa: E402
 from poetry.errors import PoetryError  # noqa: E402
+from poetry.grading.variants import FORMS_FILE, canonical, canonical_table  # noqa: E402
 from poetry.text import split_lines  # noqa: E402
 from scripts import tang_corpus  # noqa: E402
 
@@ -72,17 +74,77 @@ def normalise_title(title: str) -> str:
 
 
 def _clean(paragraphs: list[str]) -> list[str]:
-    return split_lines("\n".join(paragraphs))
+    """The lines as the grading reads them: split, Han only, each character in its canonical form."""
+    return [canonical(line) for line in split_lines("\n".join(paragraphs))]
+
+
+# --- one form of each character (poetry.grading.variants) ----------------------------------------
+
+#: Forms the variant tables link but a poem keeps apart (鬚 beard / 須 must, 纔 just / 才 talent, 臺 terrace /
+#: 台 in 天台 and 三台, 闢 open / 辟 ruler, 採 pick / 采 colour): never merged; the first, which Taiwan and
+#: Hong Kong forms (or the rhyme book) write for both, may stand for either, and the grading's LM chooses.
+KEPT_APART = MappingProxyType({"須": "鬚", "才": "纔", "台": "臺", "辟": "闢", "采": "採"})
+#: Chars that 简→繁 conversion (OpenCC s2t, s2twp, s2hk) writes for another: 干 becomes 幹 in 「淚始乾」.
+CONVERSION_SLIPS = MappingProxyType({"幹": "乾"})
+#: Variants no table links: 鬥 鬭 鬬 (the 鬥 of Taiwan and Hong Kong against the corpus' 鬬); 閒 閑 (OpenCC
+#: writes 简体 闲 as 閑, the corpus mostly 閒; 閑 never stands for 間, so the two are one word in verse).
+EXTRA_CLASSES = ("鬥鬭鬬", "閒閑")
+
+
+def build_forms(corpus: Path) -> list[tuple[str, str]]:
+    """(char, canonical form) for every char with another form in its variant class; (char, "char other")
+    for a char that may stand for either of two (KEPT_APART, CONVERSION_SLIPS).
+
+    The classes join data/variants.tsv's whole-char 'book' rows (爲 → 為, 豔 → 艷) and OpenCC's
+    single-char conversions to and from Taiwan and Hong Kong standard forms (t2tw, t2hk, tw2t, hk2t:
+    裏 ↔ 裡, 衆 ↔ 眾, 着 ↔ 著), less KEPT_APART, plus EXTRA_CLASSES. Each class's canonical form is
+    the one 全唐詩 uses most (爲, 裏, 鬬, 豔, 歎), so the models learned from the corpus know it best.
+    """
+    import opencc
+
+    from poetry.data import read_tsv
+
+    counts: Counter = Counter()
+    for rec in tang_corpus.tang_poems(corpus):
+        counts.update("".join(rec["paragraphs"]))
+        counts.update(rec["title"])
+    edges = [(row[0], row[2]) for row in read_tsv("variants.tsv")
+             if row[1] == "book" and len(row) == 3 and " " not in row[2]]
+    universe = sorted({ch for ch in counts if len(split_lines(ch)) == 1} | {c for e in edges for c in e})
+    for config in ("t2tw", "t2hk", "tw2t", "hk2t"):
+        converted = opencc.OpenCC(config).convert("\n".join(universe)).split("\n")
+        edges += [(a, b) for a, b in zip(universe, converted) if len(b) == 1 and a != b]
+    edges += [(cls[0], ch) for cls in EXTRA_CLASSES for ch in cls[1:]]
+    parent: dict[str, str] = {}
+
+    def root(ch: str) -> str:
+        while parent.setdefault(ch, ch) != ch:
+            ch = parent[ch]
+        return ch
+
+    for a, b in sorted(edges):
+        if KEPT_APART.get(a) != b and KEPT_APART.get(b) != a and root(a) != root(b):
+            parent[root(a)] = root(b)
+    classes: dict[str, list[str]] = {}
+    for ch in sorted(parent):
+        classes.setdefault(root(ch), []).append(ch)
+    out = []
+    for members in classes.values():
+        assert not any({a, b} <= set(members) for a, b in KEPT_APART.items()), members
+        best = max(members, key=lambda c: (counts[c], c))
+        out += [(ch, best) for ch in members if ch != best]
+    out += [(a, f"{a} {b}") for a, b in {**KEPT_APART, **CONVERSION_SLIPS}.items()]
+    return sorted(set(out))
 
 
 def load_corpus(corpus: Path) -> list[dict]:
-    """全唐詩, each poem's lines split and stripped as poetry.grading reads a poem."""
-    return tang_corpus.load_tang(corpus, _clean)
+    """全唐詩, each poem's lines split and stripped as poetry.grading reads a poem (title in canonical forms too)."""
+    return [dict(p, title=canonical(p["title"])) for p in tang_corpus.load_tang(corpus, _clean)]
 
 
 def load_anthology(corpus: Path) -> list[dict]:
     """唐詩三百首 with its form labels, cleaned like the corpus."""
-    return tang_corpus.load_anthology(corpus, _clean)
+    return [dict(p, title=canonical(p["title"])) for p in tang_corpus.load_anthology(corpus, _clean)]
 
 
 def heldout_matches(poems: list[dict], anthology: list[dict]) -> set[int]:
@@ -811,10 +873,22 @@ def _combiner_criteria(half_b: list[dict], deg: Degrader):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
-    parser.add_argument("--stage", choices=["all", "lm", "model"], default="all")
+    parser.add_argument("--stage", choices=["all", "forms", "lm", "model"], default="all")
     args = parser.parse_args(argv)
     logging.getLogger("jieba").setLevel(logging.WARNING)
     corpus = Path(args.corpus)
+    if args.stage in ("all", "forms"):
+        rows = build_forms(corpus)
+        with open(DATA / FORMS_FILE, "w", encoding="utf-8") as fh:
+            fh.write("# char <TAB> its canonical form for the grading's models (the form 全唐詩 uses most in its\n"
+                     "# variant class); made by scripts/build_grading.py --stage forms on "
+                     f"{dt.date.today().isoformat()} from data/variants.tsv, OpenCC (Apache-2.0) and\n"
+                     "# chinese-poetry (MIT); a row with two forms: the LM chooses one in context\n")
+            fh.writelines(f"{a}\t{b}\n" for a, b in rows)
+        log(f"wrote data/{FORMS_FILE}: {len(rows)} chars")
+        canonical_table.cache_clear()
+        if args.stage == "forms":
+            return 0
     poems = load_corpus(corpus)
     anthology = load_anthology(corpus)
     held = heldout_matches(poems, anthology)

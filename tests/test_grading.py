@@ -285,3 +285,48 @@ def test_combined_score_never_falls_when_a_criterion_improves(name):
     assert scores[0] < scores[-1]
     if name != "平仄和暢":  # tone faults alone leave a fine poem 下品 or better, by the rules' 下品
         assert scores[0] < DEFAULT_THRESHOLDS["中品"] < scores[-1]
+
+
+# --- the rules' limits as rules (issue 14, part 1) --------------------------------------------------
+
+GOOD = {n: {"score": 0.9} for n in CRITERIA}
+
+
+def test_a_checker_error_caps_the_grade_at_xiapin_and_says_which():
+    fault = "第三句第二字『山』應仄而平"
+    criteria = dict(GOOD, 平仄和暢={"score": 0.9, "faults": [fault]})
+    grade, reasons = suggest_grade(0.97, criteria)
+    assert grade == "下品" and fault in reasons[0]
+    assert "題、體不失" not in "".join(reasons)
+    grade, reasons = suggest_grade(0.97, criteria, {"失格荒牌": 1})
+    assert grade == "荒牌" and fault in reasons[0]
+
+
+def test_a_poem_off_its_title_is_at_most_xiapin():
+    off = dict(GOOD, 貼題={"score": 0.05, "explanation": "詩意與題目「閨怨」關係不大，似離題。"})
+    grade, reasons = suggest_grade(0.95, off, title_info=4.0)
+    assert grade == "下品" and "閨怨" in reasons[0]
+    assert suggest_grade(0.95, off, {"失格荒牌": 1}, title_info=4.0)[0] == "荒牌"
+    assert suggest_grade(0.95, off, title_info=0.5)[0] == "中品"  # 雜詩, 無題: the title asks for nothing
+
+
+def test_graded_poem_with_a_rhyme_fault_is_not_above_xiapin():
+    # 「瀾」 ends the fourth line in 上平十四寒 while the poem rhymes in 下平一先
+    g = grade_poem("春風吹柳綠如煙，細雨飛花落滿天。獨倚高樓望江水，扁舟一葉過回瀾。", title="春日登樓")
+    assert g.criteria["平仄和暢"]["faults"]
+    assert g.grade in ("下品", "荒牌") and "格律有誤" in g.reasons[0]
+
+
+def test_xiapin_reason_states_what_was_found():
+    grade, reasons = suggest_grade(0.4, GOOD)
+    assert grade == "下品" and "題、體不失" not in "".join(reasons) and "最弱" in reasons[1]
+
+
+def test_poem_off_its_title_is_graded_xiapin():
+    g = grade_poem(CHUNWANG, title="元日")
+    assert g.grade in ("下品", "荒牌") and "元日" in g.reasons[0]
+
+
+def test_a_title_that_asks_nothing_is_never_off():
+    g = grade_poem("兩個黃鸝鳴翠柳，一行白鷺上青天。窗含西嶺千秋雪，門泊東吳萬里船。", title="絕句")
+    assert "離題" not in "".join(g.reasons) + g.criteria["貼題"]["explanation"]

@@ -68,7 +68,9 @@ from poetry.grading.rubric import (
     COMBINED_CRITERIA,
     CRITERIA,
     DEFAULT_THRESHOLDS,
+    GENERIC_TITLES,
     GRADES,
+    TELLING_TITLE,
     Band,
     band_of,
     criterion_bands,
@@ -83,9 +85,11 @@ __all__ = [
     "CRITERIA",
     "CRITERION_FEATURES",
     "DEFAULT_THRESHOLDS",
+    "GENERIC_TITLES",
     "GRADES",
     "MAX_LINES",
     "SHORT_POEM",
+    "TELLING_TITLE",
     "TITLE_INFORMATION_FULL",
     "Band",
     "Grade",
@@ -168,7 +172,8 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     spec = _model()["combined"]
     feats = combined_features(criteria, spec.get("neutral"), title_information(title))
     score = round(combined_score(spec, feats), 3)
-    grade, reasons = suggest_grade(score, criteria, thresholds)
+    info = 0.0 if clean_title(title) in GENERIC_TITLES else title_information(title)  # 無題 asks nothing
+    grade, reasons = suggest_grade(score, criteria, thresholds, info)
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines))
 
 

@@ -8,22 +8,28 @@ of each couplet; 語句清新 from the share of stock phrases and 一氣呵成. 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from poetry.errors import MalformedPoemError
+from poetry.grading.explanations import (
+    couplet_fault,
+    explain_coherence,
+    explain_ends,
+    explain_fluency,
+    explain_fresh,
+    explain_relevance,
+    same_figure,
+)
 from poetry.grading.measures import (
-    _cos,
-    _text_vector,
     clean_title,
     couplet_features,
     features,
     parallel_score,
-    suspicious_chars,
 )
 from poetry.grading.models import _logistic, _model
-from poetry.grading.rubric import Band, band_of
+from poetry.grading.variants import as_written, read_for_grading
 from poetry.text import MAX_LENGTH, parse_poem
 
 if TYPE_CHECKING:
@@ -100,79 +106,11 @@ def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, s
     return _crit(f_score, f_expl), _crit(t_score, t_expl), form
 
 
-def _explain_fluency(p: float, lines: list[str], f: Mapping[str, float]) -> str:
-    """一氣呵成 in words: the perplexity, the roughest line and the characters the detector suspects."""
-    from poetry.lm import load_lm
-
-    band = band_of("一氣呵成", p)
-    lm = load_lm()
-    worst = min(lines, key=lambda x: lm.score_line(x).mean)
-    ppl = 10 ** (-f["lm_mean"])
-    if band is Band.GOOD:
-        return f"字句順暢，讀來自然（困惑度 {ppl:.0f}）。"
-    suspects = [(line, ch) for line, ch, q in suspicious_chars(lines, k=3) if q >= 0.5]
-    if suspects:  # the line of the most suspected character is the one to name
-        worst = suspects[0][0]
-    odd = [f"「{ch}」（{line}）" for line, ch in suspects]
-    odd_note = f"；{'、'.join(odd)}字似與上下文不合" if odd else ""
-    if band is Band.FAIR:
-        return f"大致通順，「{worst}」一句稍澀（困惑度 {ppl:.0f}）{odd_note}。"
-    return f"語句生硬，前人詩中少見這樣的字序，最澀是「{worst}」（困惑度 {ppl:.0f}）{odd_note}。"
-
-
-def _explain_fresh(score: float, lines: list[str]) -> str:
-    """語句清新 in words: the stock trigrams the poem borrows, most used first."""
-    from poetry.lm import load_lm
-
-    lm = load_lm()
-    stock = sorted((s for line in lines for s in lm.stock_trigrams(line)), key=lambda s: -s[1])
-    if not stock:
-        return "未見前人詩中的套語，措辭新穎。" if score >= 0.5 else "少用套語，但字句不甚通順。"
-    shown = "、".join(f"「{g}」" for g, _ in stock[:3])
-    return f"{len(stock)} 處三字套語，如{shown}（「{stock[0][0]}」見於前人詩 {stock[0][1]} 次）。"
-
-
-def _explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None = None) -> str:
-    """Why 貫理 is what it is; names the couplet that holds least when the odd and the even lines
-    read as two poems taken in turns (the lines agree more with their own parity than across it)."""
-    band = band_of("貫理", p)
-    vecs = [_text_vector(x) for x in lines]
-    if len(lines) < 2:
-        return "只有一句，無從論貫理。"
-    adj = [_cos(vecs[i], vecs[i + 1]) for i in range(len(lines) - 1)]
-    k = int(np.argmin(adj))
-    if band is Band.GOOD:
-        return "句句相承，意脈貫通。"
-    if f is not None and len(lines) >= 4 and f.get("coh_parity_gap", 0.0) > 0:
-        j = 2 * int(np.argmin(adj[0::2]))  # the couplet whose two lines agree least
-        tones = "，平仄亦不相對" if couplet_features(lines[j], lines[j + 1])["tone_opposed"] < 0.5 else ""
-        return f"單句與雙句各成一脈，似兩首詩隔句相間：「{lines[j]}」與「{lines[j + 1]}」上下不相屬，意象不接{tones}。"
-    if band is Band.FAIR:
-        return f"大體相承，但「{lines[k]}」與「{lines[k + 1]}」之間意脈稍斷。"
-    return f"事實雜亂：各句意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
-
-
-def _explain_ends(p: float, lines: list[str]) -> str:
-    """首尾貫通 in words, naming the first and the last line."""
-    band = band_of("首尾貫通", p)
-    if band is Band.GOOD:
-        return f"首句「{lines[0]}」與末句「{lines[-1]}」前後呼應。"
-    if band is Band.FAIR:
-        return f"首尾略有呼應，「{lines[-1]}」收束稍弱。"
-    return f"首尾斷續：起句「{lines[0]}」與結句「{lines[-1]}」各說各話。"
-
-
-def _explain_relevance(p: float, title: str, lines: list[str]) -> str:
-    """貼題 in words, naming the title's characters the poem takes up (not its numbering or 詩)."""
-    band = band_of("貼題", p)
-    hits = [ch for ch in dict.fromkeys(title)
-            if any(ch in x for x in lines) and ch not in "之一二三四五六七八九十首其詩"]
-    seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""
-    if band is Band.GOOD:
-        return f"{seen}詩意切合題目「{title}」。"
-    if band is Band.FAIR:
-        return f"{seen}與題目「{title}」若即若離。"
-    return f"{seen}詩意與題目「{title}」關係不大，似離題。"
+def _faults_by_criterion(result: CheckResult) -> dict[str, list[str]]:
+    """The checker's errors as 平仄和暢's faults (tones, rhyme, 黏對 …) and 體不失's (重字 …), in its words."""
+    errors = [v for v in result.violations if v.severity == "error"]
+    return {"體不失": [v.message for v in errors if v.kind not in _TONE_KINDS],
+            "平仄和暢": [v.message for v in errors if v.kind in _TONE_KINDS]}
 
 
 def _couplet_criterion(lines: list[str]) -> dict[str, Any]:
@@ -180,19 +118,23 @@ def _couplet_criterion(lines: list[str]) -> dict[str, Any]:
     model = _model()["criteria"]
     if is_lushi(lines):
         names = ("頷聯", "頸聯")
-        probs = [parallel_score(lines[2], lines[3]), parallel_score(lines[4], lines[5])]
+        # a couplet built on one figure in both lines (巴峽穿巫峽 / 襄陽向洛陽: 當句對) is parallel whatever
+        # the aligned classes say
+        probs = [max(parallel_score(a, b), 0.9 if same_figure(a, b) else 0.0)
+                 for a, b in ((lines[2], lines[3]), (lines[4], lines[5]))]
         score = float(np.mean(probs))
         weak = [(n, p, lines[2 + 2 * i], lines[3 + 2 * i]) for i, (n, p) in enumerate(zip(names, probs)) if p < 0.5]
         if not weak:
             return _crit(score, "頷聯、頸聯對仗工整，字類相當，平仄相對。")
-        parts = "；".join(f"{n}「{a}／{b}」對仗不工" for n, p, a, b in weak)
+        parts = "；".join(f"{n}「{a}／{b}」{couplet_fault(a, b)}" for n, p, a, b in weak)
         return _crit(score, parts + "（律詩中二聯須對仗）。")
     if len(lines) < 2:
         return _crit(None, "只有一句，不成聯。")
     spec = model.get("couplet")
     probs = []
     for i in range(0, len(lines) - 1, 2):
-        probs.append(_logistic(spec, couplet_features(lines[i], lines[i + 1])) if spec else 0.5)
+        p = _logistic(spec, couplet_features(lines[i], lines[i + 1])) if spec else 0.5
+        probs.append(max(p, 0.9) if same_figure(lines[i], lines[i + 1]) else p)
     score = float(np.mean(probs))
     if score >= 0.6:
         return _crit(score, "非律詩，不要求對仗；各聯上下句相承。")
@@ -226,28 +168,34 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
     >>> form, sorted(criteria) == sorted(CRITERIA)
     ('五言絕句', True)
     """
-    parsed, lines, title = _read_poem(text, title)
+    parsed, _, title = _read_poem(text, title)
+    written = read_for_grading(parsed, title)  # every model reads one form of the characters
+    lines, title = list(written.lines), written.title
     f = features(lines, title)
     model = _model()
     crit = model["criteria"]
     criteria: dict[str, dict[str, Any]] = {}
     report = _check(parsed, hand, form)
     criteria["體不失"], criteria["平仄和暢"], form_name = _form_criteria(report, lines)
+    for name, faults in _faults_by_criterion(report).items():  # what fails 體不失, 平仄和暢 (rubric caps the 品)
+        criteria[name]["faults"] = faults
     ct = clean_title(title)
     if ct:
         p = _logistic(crit["relevance"], f)
-        criteria["貼題"] = _crit(p, _explain_relevance(p, ct, lines))
+        criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines))
     else:
         criteria["貼題"] = _crit(None, "未給題目，不評貼題。")
     short = len(lines) < SHORT_POEM and "coherence_short" in crit
     p = _logistic(crit["coherence_short"] if short else crit["coherence"], f)
-    criteria["貫理"] = _crit(p, _explain_coherence(p, lines, f))
+    criteria["貫理"] = _crit(p, explain_coherence(p, lines, f))
     p = _logistic(crit["ends"], f)
-    criteria["首尾貫通"] = _crit(p, _explain_ends(p, lines))
+    criteria["首尾貫通"] = _crit(p, explain_ends(p, lines, criteria["貫理"]["score"]))
     criteria["聯句切當"] = _couplet_criterion(lines)
     fluency = _logistic(crit["fluency"], f)
-    criteria["一氣呵成"] = _crit(fluency, _explain_fluency(fluency, lines, f))
+    criteria["一氣呵成"] = _crit(fluency, explain_fluency(fluency, lines))
     q90 = model["stock_share_quantiles"][2]
     fresh = max(0.0, 1.0 - f["stock_share"] / (2 * q90 + 1e-9)) * math.sqrt(fluency)
-    criteria["語句清新"] = _crit(fresh, _explain_fresh(fresh, lines))
-    return lines, title, criteria, form_name
+    criteria["語句清新"] = _crit(fresh, explain_fresh(fresh, lines))
+    for c in criteria.values():
+        c["explanation"] = as_written(c["explanation"], written)
+    return list(written.shown_lines), written.shown_title, criteria, form_name

@@ -1,12 +1,18 @@
 """The rubric: the rules' 品 and criteria, the thresholds, and the 品 a score and its criteria earn.
 
-Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:
-  荒牌  score < 荒牌 threshold, or 貫理 < coherence floor: the poem does not hold together;
+The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清新，首尾貫通; 下品 題、體不失，平仄和暢，但意味平平;
+荒牌 事實雜亂，首尾斷續. Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:
+  荒牌  事實雜亂，首尾斷續: score < 荒牌 threshold, or 貫理 < coherence floor;
+  at most 下品  the poem fails 題、體不失，平仄和暢: the checker reports an error (a tone, a rhyme, 黏對, 孤平,
+        三平尾, 重字 …), or the poem does not treat its title (貼題 < 貼題 floor for a title that says what the
+        poem should be about: ``title_information`` ≥ TELLING_TITLE and not one of GENERIC_TITLES); with the
+        flag 失格荒牌 = 1 such a poem is 荒牌;
   下品  the rest below the 中品 threshold when form and tones hold (體不失, 平仄和暢 ≥ form floor);
         without them a low score stays 荒牌;
   中品  score ≥ 中品 threshold;
   上品  score ≥ 上品 threshold and 貼題, 聯句切當, 一氣呵成, 平仄和暢 each ≥ the 上品 floor or in the
         range where three Tang poems in four score on it.
+Each reason says what was found (which fault, in which line; which criterion fell short), not the rule's words.
 """
 
 from __future__ import annotations
@@ -24,9 +30,9 @@ GRADES = ("上品", "中品", "下品", "荒牌")
 #: The rules' words, each measured as a criterion (poetry.grading.criteria).
 CRITERIA = ("體不失", "平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成", "語句清新")
 
-#: The criteria the combined score is made of: 語句清新 is derived from 一氣呵成, and 體不失 would only
-#: tell 古體 from 近體, which is no fault, so both are left out.
-COMBINED_CRITERIA = ("平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成")
+#: The criteria the combined score is made of. 語句清新 (stock phrases count against it) joined in issue 14;
+#: 體不失 would only tell 古體 from 近體, which is no fault, so it is left out.
+COMBINED_CRITERIA = ("平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成", "語句清新")
 
 #: Default thresholds; a round may override any of them (see ``merge_thresholds``).
 DEFAULT_THRESHOLDS = MappingProxyType(
@@ -37,8 +43,18 @@ DEFAULT_THRESHOLDS = MappingProxyType(
         "荒牌": 0.2,  # combined score below this: 荒牌
         "貫理_floor": 0.1,  # 貫理 below this: 荒牌 whatever the score
         "form_floor": 0.5,  # 體不失 and 平仄和暢 at least this for 下品 (else a weak poem is 荒牌)
+        # 貼題 below this, under a telling title: the poem does not treat its title (題失), at most 下品. On
+        # 唐詩三百首 (eval_grading.py) 0.1 catches 22% of the poems under another poem's title, 1.6% under their own
+        "貼題_floor": 0.1,
+        # 1: a poem failing 題、體不失，平仄和暢 (a checker error, or off its title) is 荒牌; 0: at most 下品
+        "失格荒牌": 0.0,
     }
 )
+#: A title telling at least this much (``title_information``) can be failed.
+TELLING_TITLE = 2.0
+#: Titles that ask nothing of the poem (the tradition's ways of saying "untitled"): never 離題.
+GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "偶成", "偶題", "偶作", "即事", "感遇", "古意",
+                            "遣興", "詠懷", "有感", "書事", "自遣", "述懷", "口號", "漫興", "漫成", "失題", "寓興"})
 
 
 def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
@@ -87,12 +103,42 @@ def _floor2(x: float) -> str:
     return f"{math.floor(x * 100 + 1e-9) / 100:.2f}"
 
 
+def _faults(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float], title_info: float | None) -> list[str]:
+    """What fails 題、體不失，平仄和暢, in words: the checker's errors (the first two), a title not treated."""
+    found = [m for name in ("體不失", "平仄和暢") for m in (criteria.get(name) or {}).get("faults", ())]
+    out = []
+    if found:
+        more = f"等 {len(found)} 處" if len(found) > 2 else ""
+        out.append("格律有誤：" + "；".join(m.rstrip("。") for m in found[:2]) + more)
+    relevance = (criteria.get("貼題") or {}).get("score")
+    telling = title_info is None or title_info >= TELLING_TITLE
+    if relevance is not None and relevance < t["貼題_floor"] and telling:
+        out.append(f"離題：貼題 {relevance:.2f}，{criteria['貼題'].get('explanation', '').rstrip('。')}")
+    return out
+
+
+def _weakest(criteria: Mapping[str, Mapping[str, Any]]) -> str:
+    """The criterion furthest below Tang poems' usual scores, with what it found."""
+    scored = [(n, c["score"]) for n, c in criteria.items() if n in COMBINED_CRITERIA and c.get("score") is not None]
+    if not scored:
+        return ""
+    name, score = min(scored, key=lambda x: x[1] - _band_limits(x[0])[1])
+    return f"最弱是{name} {score:.2f}：{criteria[name].get('explanation', '')}"
+
+
 def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
-                  thresholds: Mapping[str, float] | None = None) -> tuple[str, tuple[str, ...]]:
+                  thresholds: Mapping[str, float] | None = None,
+                  title_info: float | None = None) -> tuple[str, tuple[str, ...]]:
     """Turn the combined score and the criteria into a 品 and its reasons (see the module docstring).
+
+    A criterion may carry ``faults`` (the checker's error messages, for 體不失 and 平仄和暢); ``title_info``
+    is how much the title says (``title_information``).
 
     >>> suggest_grade(0.05, {"貫理": {"score": 0.02}})[0]
     '荒牌'
+    >>> grade, reasons = suggest_grade(0.95, {"平仄和暢": {"score": 0.8, "faults": ["第三句第二字『山』應仄而平"]}})
+    >>> grade, reasons[0]
+    ('下品', '格律有誤：第三句第二字『山』應仄而平，至多下品。')
     """
     t = merge_thresholds(thresholds)
 
@@ -101,23 +147,29 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
 
     coherence = s("貫理")
     form_ok = all(s(n) is None or s(n) >= t["form_floor"] for n in ("體不失", "平仄和暢"))
-    if score < t["荒牌"]:
-        return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}", "事實雜亂，首尾斷續。")
+    if score < t["荒牌"]:  # 事實雜亂，首尾斷續
+        return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}。", _weakest(criteria))
     if coherence is not None and coherence < t["貫理_floor"]:  # a jumble is 荒牌 whatever the score
-        return "荒牌", (f"貫理僅 {coherence:.2f}", "事實雜亂，首尾斷續。")
+        return "荒牌", (f"貫理僅 {coherence:.2f}：{criteria['貫理'].get('explanation', '')}",)
+    if score < t["中品"] and not form_ok:
+        return "荒牌", (f"綜合分 {_floor2(score)} 未達中品，且體式或平仄不合。",) + tuple(_faults(criteria, t, None))
+    faults = _faults(criteria, t, title_info)
+    if faults:  # 題、體不失，平仄和暢 is what 下品 asks at least
+        if t["失格荒牌"] >= 0.5:
+            return "荒牌", tuple(f"{f}（本局失格即荒牌）。" for f in faults)
+        return "下品", tuple(f"{f}，至多下品。" for f in faults)
     if score < t["中品"]:
-        if not form_ok:
-            return "荒牌", (f"綜合分 {_floor2(score)} 未達中品，且體式或平仄不合。",)
-        return "下品", (f"題、體不失，平仄和暢，但綜合分 {_floor2(score)} 未達中品門檻 {t['中品']:.2f}，意味平平。",)
+        return "下品", (f"綜合分 {_floor2(score)} 未達中品門檻 {t['中品']:.2f}。", _weakest(criteria))
     floor = t["上品_floor"]
     # a 上品 criterion is met at the floor, or where three Tang poems in four score (its good band)
     shortfalls = [n for n in ("貼題", "聯句切當", "一氣呵成", "平仄和暢")
                   if s(n) is not None and s(n) < floor and band_of(n, s(n)) is not Band.GOOD]
     if score >= t["上品"] and not shortfalls:
-        return "上品", (f"綜合分 {_floor2(score)} 達上品門檻 {t['上品']:.2f}；貼題貫理，聯句切當，一氣呵成。",)
-    reasons = [f"綜合分 {_floor2(score)}，語句清新，首尾貫通。"]
+        met = "、".join(f"{n} {s(n):.2f}" for n in ("貼題", "聯句切當", "一氣呵成", "平仄和暢") if s(n) is not None)
+        return "上品", (f"綜合分 {_floor2(score)} 達上品門檻 {t['上品']:.2f}；{met}，皆達上品之限。",)
+    reasons = [f"綜合分 {_floor2(score)} 達中品門檻 {t['中品']:.2f}。"]
     if score < t["上品"]:
-        reasons.append(f"未達上品門檻 {t['上品']:.2f}。")
+        reasons.append(f"未達上品門檻 {t['上品']:.2f}；{_weakest(criteria)}")
     if shortfalls:
         reasons.append("未入上品：" + "、".join(f"{n} {s(n):.2f}" for n in shortfalls) + f" 低於 {floor:.2f}。")
     return "中品", tuple(reasons)

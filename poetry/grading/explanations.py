@@ -1,0 +1,158 @@
+"""Each criterion's words: what a 詩伯 reads beside the score, every claim pointing at its passage.
+
+The models know Tang usage: where they find a poem far from it, the words say so (and ask the 詩伯 to
+look), rather than calling a Song poet's phrase rough or a quatrain's images a jumble.
+
+No figure without a meaning to a reader of verse (no perplexity). A character is pointed at only when the
+poem's fluency is below all but the lowest 5% of Tang poems' and the detector of characters out of place
+names it, and then as rare in Tang verse, not as wrong; two lines are said to come from two poems only when
+貫理 is that low, the poem has three couplets or more and its lines part by parity; lines within a couplet,
+which often make one sentence (流水對), are never said to break off from each other, and a quatrain's 轉 is
+named as a turn; 首尾貫通 is praised only when 貫理 holds, with the images that answer each other if any.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from poetry.grading.measures import _cos, _text_vector, couplet_features, suspicious_chars
+from poetry.grading.models import _vectors
+from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
+
+#: A character the detector suspects at least this much is named as out of place.
+SUSPECT = 0.6
+#: Odd and even lines agreeing more than this among themselves than across them, in a poem whose 貫理 is
+#: below all but the lowest 5% of Tang poems', read as two poems (a bare majority of the poorly held
+#: real poems of 唐詩三百首 show it too, so weaker 貫理 never draws the claim).
+PARITY_GAP = 0.0
+#: Two images (characters' topic vectors) this close answer each other (a character repeated always does).
+ECHO = 0.55
+#: Characters rarer than this (IDF; 山 2.3, 月 2.6, 不 1.9) can carry an image.
+TELLING_IDF = 2.2
+
+
+def same_figure(a: str, b: str) -> bool:
+    """Both lines repeat characters in the same places (當句對: 巴峽穿巫峽 / 襄陽向洛陽), beyond doubling.
+
+    >>> same_figure("即從巴峽穿巫峽", "便下襄陽向洛陽"), same_figure("明月松間照", "清泉石上流")
+    (True, False)
+    """
+    def figure(line: str) -> tuple[int, ...]:
+        return tuple(line.index(ch) for ch in line)
+
+    fa = figure(a)
+    doubled = all(fa[k] in (k, k - 1) for k in range(len(fa)))  # only 蕭蕭, 滾滾
+    return len(a) == len(b) and fa == figure(b) and fa != tuple(range(len(a))) and not doubled
+
+
+def couplet_fault(a: str, b: str) -> str:
+    """What keeps a couplet from 對仗, as found: tones not opposed, or aligned characters of unlike kinds.
+
+    >>> couplet_fault("烽火連三月", "蓮動下漁舟")
+    '對仗不工：平仄不相對，上下句字類多不相當'
+    """
+    f = couplet_features(a, b)
+    checks = (("平仄不相對", f["tone_opposed"] < 0.5), ("上下句字類多不相當", f["same_class"] < 0.4))
+    found = [words for words, bad in checks if bad]
+    return "對仗不工：" + "，".join(found) if found else "對仗稍寬"
+
+
+def explain_fluency(p: float, lines: list[str]) -> str:
+    """一氣呵成 in words: the characters the detector finds out of place, with their lines."""
+    band = band_of("一氣呵成", p)
+    if band is Band.GOOD:
+        return "字句順暢，讀來自然。"
+    if band is Band.FAIR:  # within the range of Tang poems: rare words of the poet's own are no fault
+        return "大致通順，字序間有前人少用之處。"
+    suspects = [(line, ch) for line, ch, q in suspicious_chars(lines, k=3) if q >= SUSPECT]
+    if not suspects:
+        return "字序多與唐人詩不同，但未見確指之字。"
+    # what the models know is Tang usage: a Song poet's 萬紫千紅 is rare there, not wrong
+    odd = "、".join(f"「{line}」的「{ch}」" for line, ch in suspects)
+    return f"字序多與唐人詩不同：{odd}，唐詩中少見這樣的用法，請詩伯自校。"
+
+
+def explain_fresh(score: float, lines: list[str]) -> str:
+    """語句清新 in words: the stock trigrams the poem borrows, most used first."""
+    from poetry.lm import load_lm
+
+    lm = load_lm()
+    stock = sorted((s for line in lines for s in lm.stock_trigrams(line)), key=lambda s: -s[1])
+    if not stock:
+        return "未見前人詩中的套語，措辭新穎。" if score >= 0.5 else "少用套語，但字句不甚通順。"
+    shown = "、".join(f"「{g}」" for g, _ in stock[:3])
+    return f"{len(stock)} 處三字套語，如{shown}（「{stock[0][0]}」見於前人詩 {stock[0][1]} 次）。"
+
+
+def explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None = None) -> str:
+    """Why 貫理 is what it is, naming the two lines where the sense breaks (between couplets, never
+    inside one), or the couplet that holds least when the odd and the even lines read as two poems."""
+    band = band_of("貫理", p)
+    if len(lines) < 2:
+        return "只有一句，無從論貫理。"
+    if band is Band.GOOD:
+        return "句句相承，意脈貫通。"
+    vecs = [_text_vector(x) for x in lines]
+    adj = [_cos(vecs[i], vecs[i + 1]) for i in range(len(lines) - 1)]
+    if band is Band.POOR and f is not None and len(lines) >= 6 and f.get("coh_parity_gap", 0.0) > PARITY_GAP:
+        j = 2 * int(np.argmin(adj[0::2]))  # the couplet whose two lines agree least
+        tones = "，平仄亦不相對" if couplet_features(lines[j], lines[j + 1])["tone_opposed"] < 0.5 else ""
+        return f"單句與雙句各成一脈，似兩首詩隔句相間：「{lines[j]}」與「{lines[j + 1]}」上下不相屬，意象不接{tones}。"
+    between = list(range(1, len(lines) - 1, 2)) or [0]  # from one couplet to the next
+    k = min(between, key=lambda i: adj[i])
+    if band is Band.FAIR:  # a turn (起承轉合's 轉) is no fault: name where it is, claim no break
+        return f"大體相承；「{lines[k + 1]}」一句轉出新意。"
+    if len(lines) < 6:  # two couplets say little: state what was measured, not 事實雜亂
+        return f"各句用字的意象少有相通，「{lines[k]}」與「{lines[k + 1]}」相去尤遠；請詩伯看是否一意貫串。"
+    return f"事實雜亂：各聯意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
+
+
+def _echo(first: str, last: str) -> tuple[str, str] | None:
+    """The two telling characters, one of the opening and one of the close, whose images answer each other."""
+    vec = _vectors()
+
+    def telling(text: str) -> list[str]:
+        return [ch for ch in dict.fromkeys(text) if ch in vec.index and vec.idf[vec.index[ch]] >= TELLING_IDF]
+
+    a, b = telling(first), telling(last)
+    if not a or not b:
+        return None
+    sims = vec.topic[[vec.index[x] for x in a]] @ vec.topic[[vec.index[y] for y in b]].T
+    i, j = np.unravel_index(int(np.argmax(sims)), sims.shape)
+    return (a[i], b[j]) if sims[i, j] >= ECHO else None
+
+
+def explain_ends(p: float, lines: list[str], coherence: float | None = None) -> str:
+    """首尾貫通 in words: the images by which the opening and the close answer each other, if any."""
+    band = band_of("首尾貫通", p)
+    first, last = "".join(lines[:2]), "".join(lines[-2:])
+    pair = _echo(first, last) if len(lines) >= 4 else None
+    jumble = coherence is not None and band_of("貫理", coherence) is Band.POOR
+    if band is not Band.POOR and pair and not jumble:
+        x, y = pair
+        where_x = next(line for line in lines[:2] if x in line)
+        where_y = next(line for line in lines[-2:] if y in line)
+        how = f"同以「{x}」" if x == y else f"以「{x}」與「{y}」"
+        return f"起處「{where_x}」與結處「{where_y}」{how}相應，首尾貫通。"
+    if band is Band.POOR:
+        return f"首尾斷續：起句「{lines[0]}」與結句「{lines[-1]}」各說各話。"
+    if band is Band.GOOD and not jumble:
+        return f"起處「{lines[0]}」與結處「{lines[-1]}」所寫相屬，首尾貫通。"
+    return "未見首尾以同類的意象相應。"
+
+
+def explain_relevance(p: float, title: str, lines: list[str]) -> str:
+    """貼題 in words, naming the title's characters the poem takes up (not its numbering or 詩)."""
+    band = band_of("貼題", p)
+    if title in GENERIC_TITLES:  # 絕句, 無題: the title asks for no subject, so nothing can be off it
+        return f"題目「{title}」不限題材，貼題只作參考。"
+    hits = [ch for ch in dict.fromkeys(title)
+            if any(ch in x for x in lines) and ch not in "之一二三四五六七八九十首其詩"]
+    seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""
+    if band is Band.GOOD:
+        return f"{seen}詩意切合題目「{title}」。"
+    if band is Band.FAIR:
+        return f"{seen}與題目「{title}」若即若離。"
+    return f"{seen}詩意與題目「{title}」關係不大，似離題。"

@@ -1,0 +1,136 @@
+"""One written form of the poem for every model of the grading, whatever script and variants it was typed in.
+
+A poem typed in 简体, in Taiwan-standard forms (為 裡 鬥 艷 嘆 眾 著) or in Hong Kong-standard forms (為 裏 鬥 豔
+歎 眾 着) is the same poem as the one in the corpus' forms (爲 裏 鬬 豔 歎 衆 著). The language models, the topic
+vectors and the title tables learned each glyph apart, so the grading reads every poem in one form: 简体
+goes to 繁體 through OpenCC (poetry.text, phrase-aware), then each character to the canonical form of its
+variant class (data/grading_forms.tsv, made by ``scripts/build_grading.py --stage forms``: the classes join
+data/variants.tsv, the rhyme book's variant table, with OpenCC's Taiwan and Hong Kong conversions; the
+canonical form is the one 全唐詩 uses most, which the models know best). The build reads the corpus
+through the same table, so the models learn and grade one form.
+
+    >>> canonical("何事長向別時圓") == canonical("何事長向别時圓")
+    True
+    >>> canonical("為") == canonical("爲"), canonical("裡") == canonical("裏"), canonical("鬥") == canonical("鬭")
+    (True, True, True)
+
+A char that stands for two (a 简体 干 for 乾, 幹 or 干; a Taiwan or Hong Kong 台 for 台 or 臺) takes the form
+the trigram LMs find likeliest in its line. The explanations quote the poem as the poet wrote it
+(``as_written``), not the canonical form.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import Mapping
+
+from poetry.text import ParsedPoem, detect_script, to_traditional
+
+#: The table of canonical forms in data/.
+FORMS_FILE = "grading_forms.tsv"
+
+
+@cache
+def canonical_table() -> Mapping[int, str]:
+    """Code point → canonical form (a ``str.translate`` table) of every char that has another form."""
+    from poetry.data import read_tsv
+
+    return MappingProxyType({ord(row[0]): row[1] for row in read_tsv(FORMS_FILE) if " " not in row[1]})
+
+
+@cache
+def _either_forms() -> Mapping[str, tuple[str, ...]]:
+    """A char that Taiwan or Hong Kong forms write for two (台 for 台 and 臺) → both forms."""
+    from poetry.data import read_tsv
+
+    return MappingProxyType({row[0]: tuple(row[1].split()) for row in read_tsv(FORMS_FILE) if " " in row[1]})
+
+
+def canonical(text: str) -> str:
+    """The text with each character in the canonical form of its variant class (same length).
+
+    >>> canonical("歎息爲誰裡")
+    '歎息爲誰裏'
+    """
+    return text.translate(canonical_table())
+
+
+def _forms_at(written: tuple[str, ...]) -> tuple[str, ...]:
+    """The canonical forms a written char may stand for (简体 干: 乾 幹 干; 台: 台 臺), first the likeliest."""
+    either = _either_forms()
+    forms = (f for c in written for f in either.get(canonical(c), (canonical(c),)))
+    return tuple(dict.fromkeys(forms))
+
+
+def _line_fit(line: str) -> float:
+    """How likely a line reads under the trigram LMs, both directions (mean log10 P a char)."""
+    from poetry.lm import load_lm
+
+    return load_lm().score_line(line).mean + load_lm(reversed=True).score_line(line[::-1]).mean
+
+
+def _choose(line: str, options: list[tuple[str, ...]]) -> str:
+    """The line with each open char (several forms) set to the form the trigram LMs find likeliest there."""
+    chars = list(line)
+    for k, forms in enumerate(options):
+        if len(forms) > 1:
+            chars[k] = max(forms, key=lambda form, k=k: _line_fit("".join(chars[:k] + [form] + chars[k + 1:])))
+    return "".join(chars)
+
+
+@dataclass(frozen=True)
+class GradedText:
+    """A poem as the models read it (``lines``, ``title``) and as the poet wrote it (``shown_*``, 繁體)."""
+
+    lines: tuple[str, ...]
+    title: str | None
+    shown_lines: tuple[str, ...]
+    shown_title: str | None
+
+
+def read_for_grading(parsed: ParsedPoem, title: str | None) -> GradedText:
+    """The canonical lines and title of a parsed poem; a 简体 title goes to 繁體 as the body does.
+
+    >>> from poetry.text import parse_poem
+    >>> a = read_for_grading(parse_poem("床前明月光，疑是地上霜。"), "静夜思")
+    >>> b = read_for_grading(parse_poem("牀前明月光，疑是地上霜。"), "靜夜思")
+    >>> a.lines == b.lines and a.title == b.title
+    True
+    """
+    kept = [(line, alts) for line, alts in zip(parsed.lines, parsed.alternatives) if line]
+    shown = tuple(line for line, _ in kept)
+    lines = []
+    for line, alts in kept:
+        options = [_forms_at(a) for a in alts]
+        lines.append(_choose(canonical(line), options) if any(len(o) > 1 for o in options) else canonical(line))
+    if title and (parsed.script == "hans" or detect_script(title) == "hans"):
+        converted = to_traditional(title)
+        title = converted if len(converted) == len(title) else title
+    return GradedText(tuple(lines), canonical(title) if title else title, shown, title)
+
+
+_QUOTE = re.compile(r"「([^「」]+)」")
+
+
+def as_written(explanation: str, text: GradedText) -> str:
+    """An explanation with each quotation of the poem (「…」, a line, a part of one or the title) in the
+    forms the poet wrote, not the canonical ones the models read.
+
+    >>> from poetry.text import parse_poem
+    >>> t = read_for_grading(parse_poem("為君持酒勸斜陽，且向花間留晚照。"), None)
+    >>> as_written("「" + t.lines[0] + "」一句", t)
+    '「為君持酒勸斜陽」一句'
+    """
+
+    def shown(match: re.Match) -> str:
+        quoted = match.group(1)
+        for line, written in zip(text.lines + (text.title or "",), text.shown_lines + (text.shown_title or "",)):
+            at = line.find(quoted)
+            if at >= 0 and len(written) == len(line):
+                return f"「{written[at:at + len(quoted)]}」"
+        return match.group(0)
+
+    return _QUOTE.sub(shown, explanation)

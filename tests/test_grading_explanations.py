@@ -1,0 +1,53 @@
+"""Explanations a 詩伯 would sign (issue 14, part 4): no meaningless figures, no false claims about fine poems."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from poetry.grading import grade_poem
+
+CELEBRATED = json.loads((Path(__file__).parent / "data" / "celebrated_lines.json").read_text(encoding="utf-8"))["poems"]
+#: Words that find fault with a line or with two lines together.
+FAULT_WORDS = ("生硬", "不合", "稍澀", "不工", "不相屬", "隔句相間", "斷", "各說各話", "稍寬")
+
+
+def claims(grade):
+    """Every sentence of every explanation and reason, with the quotations it makes."""
+    texts = [c["explanation"] for c in grade.criteria.values()] + list(grade.reasons)
+    for text in texts:
+        for sentence in re.split(r"[；。]", text):
+            yield sentence, set(re.findall(r"「([^「」]+)」", sentence))
+
+
+@pytest.mark.parametrize("poem", CELEBRATED, ids=[p["title"] for p in CELEBRATED])
+def test_no_fault_is_found_in_a_celebrated_line_or_couplet(poem):
+    g = grade_poem(poem["text"], title=poem["title"])
+    for a, b in poem["couplets"]:
+        for sentence, quoted in claims(g):
+            touched = any(q in a or q in b or f"{a}／{b}" == q for q in quoted)
+            assert not (touched and any(w in sentence for w in FAULT_WORDS)), (poem["title"], sentence)
+
+
+@pytest.mark.parametrize("poem", CELEBRATED[:8], ids=[p["title"] for p in CELEBRATED[:8]])
+def test_no_perplexity_or_figure_without_meaning(poem):
+    g = grade_poem(poem["text"], title=poem["title"])
+    for c in g.criteria.values():
+        assert "困惑度" not in c["explanation"]
+    assert not re.search(r"\d", g.criteria["一氣呵成"]["explanation"])
+
+
+def test_the_close_is_never_praised_in_a_jumble():
+    from tests.judge_fixtures import POEMS
+
+    title, text = POEMS[3]
+    g = grade_poem(text, title=title)
+    assert "呼應" not in g.criteria["首尾貫通"]["explanation"]
+    assert "貫通" not in g.criteria["首尾貫通"]["explanation"]
+
+
+def test_repeated_place_names_make_an_exact_couplet():
+    g = grade_poem("白日放歌須縱酒，青春作伴好還鄉。即從巴峽穿巫峽，便下襄陽向洛陽。", title="聞官軍收河南河北")
+    assert "不工" not in g.criteria["聯句切當"]["explanation"]
+    assert "不甚相屬" not in g.criteria["聯句切當"]["explanation"]

@@ -1,0 +1,68 @@
+"""The same poem in 繁, 简, Taiwan- and Hong Kong-standard forms gets the same grade (issue 14, part 2)."""
+
+import opencc
+import pytest
+
+from poetry.grading import grade_poem
+from poetry.grading.variants import canonical
+
+#: (title, poem) in the corpus' forms, each with characters the scripts and standards write apart
+#: (爲 為, 裏 裡, 鬬 鬥, 豔 艷, 歎 嘆, 衆 眾, 著 着, 牀 床, 乾 干, 髮 发, 後 后).
+POEMS = [
+    ("靜夜思", "牀前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。"),
+    ("無題", "相見時難別亦難，東風無力百花殘。春蠶到死絲方盡，蠟炬成灰淚始乾。"
+             "曉鏡但愁雲鬢改，夜吟應覺月光寒。蓬山此去無多路，青鳥殷勤爲探看。"),
+    ("春望", "國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。烽火連三月，家書抵萬金。白頭搔更短，渾欲不勝簪。"),
+    ("春日園中", "春日園中鬬草歸，桃花豔豔映柴扉。衆芳叢裏誰堪歎，獨著青衫看鳥飛。"),
+    ("登高", "風急天高猿嘯哀，渚清沙白鳥飛回。無邊落木蕭蕭下，不盡長江滾滾來。"
+             "萬里悲秋常作客，百年多病獨登臺。艱難苦恨繁霜鬢，潦倒新停濁酒杯。"),
+    ("秋夜寄友", "一夜西風吹鬢髮，爲君惆悵倚闌干。梧桐葉落秋聲裏，後會何年月下看。"),
+]
+#: How a club might type each: 简体 (t2s), then Taiwan- and Hong Kong-standard forms from 简体 (s2twp,
+#: s2hk) and from 繁體 (t2tw, t2hk).
+FROM_TRADITIONAL = ("t2s", "t2tw", "t2hk")
+FROM_SIMPLIFIED = ("s2twp", "s2hk")
+SAME_STANDARD = {"s2twp": "t2tw", "s2hk": "t2hk"}
+
+
+def spellings(text: str) -> dict[str, str]:
+    """The text as each config writes it (s2twp and s2hk from its 简体)."""
+    out = {cfg: opencc.OpenCC(cfg).convert(text) for cfg in FROM_TRADITIONAL}
+    out.update({cfg: opencc.OpenCC(cfg).convert(out["t2s"]) for cfg in FROM_SIMPLIFIED})
+    return out
+
+
+def summary(title: str, text: str) -> tuple:
+    g = grade_poem(text, title=title)
+    return g.grade, g.score, g.form, tuple((k, c["score"]) for k, c in g.criteria.items())
+
+
+@pytest.mark.parametrize("title,text", POEMS, ids=[t for t, _ in POEMS])
+def test_every_spelling_gets_the_same_grade(title, text):
+    expected = summary(title, text)
+    bodies, titles = spellings(text), spellings(title)
+    assert bodies["t2s"] != text
+    for cfg, written in bodies.items():
+        if cfg in FROM_SIMPLIFIED and canonical(written) != canonical(bodies[SAME_STANDARD[cfg]]):
+            continue  # OpenCC's 简→繁 slipped (淚始乾 → 淚始幹): another poem for the checker
+        assert summary(titles[cfg], written) == expected, cfg
+        assert summary(title, written) == expected, cfg
+
+
+def test_explanations_quote_the_poem_as_written():
+    text = opencc.OpenCC("t2tw").convert(POEMS[5][1])
+    g = grade_poem(text, title="秋夜寄友")
+    assert "爲" not in "".join(c["explanation"] for c in g.criteria.values())
+    assert g.lines[1] == "為君惆悵倚闌干"
+
+
+@pytest.mark.parametrize("a,b", [("為", "爲"), ("裡", "裏"), ("鬥", "鬭"), ("艷", "豔"), ("嘆", "歎"), ("眾", "衆"),
+                                 ("着", "著"), ("床", "牀"), ("峰", "峯")])
+def test_variants_share_one_form(a, b):
+    assert canonical(a) == canonical(b)
+
+
+@pytest.mark.parametrize("a,b", [("須", "鬚"), ("才", "纔"), ("台", "臺"), ("辟", "闢"), ("采", "採"), ("里", "裏"),
+                                 ("后", "後"), ("干", "乾")])
+def test_distinct_characters_stay_apart(a, b):
+    assert canonical(a) != canonical(b)
