@@ -89,3 +89,4 @@ def test_the_dashboard_shows_the_editors_verdict_and_count(app):  # noqa: F811
     assert client.post(f"/api/rounds/{code}/publish", headers=host).status_code == 200
     results = client.get(f"/api/rounds/{code}/results").get_json()
     assert next(p for p in results["poems"] if p["seat"] == 2)["tiles_count"] == editor["tiles"]["used"]
+    assert f"用牌 {editor['tiles']['used']}" in client.get(f"/r/{code}/results").get_data(as_text=True)
