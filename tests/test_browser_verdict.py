@@ -128,6 +128,12 @@ def test_a_flawed_poem_declared_seven_character_quatrain_on_editor_and_dashboard
     shot(page, "verdict-declared-editor")
     panel_shot(page, "#editor-panel", "verdict-declared-editor-panel")
     hand_in(page)
+    # a playing 詩伯 reads the others' poems once his own is in (issue 12): his own 古體 of his tiles
+    host_token = host_link.rsplit("/", 1)[-1]
+    own = [t["char"] for t in api(live_server, "GET", f"/api/rounds/{code}/hand", token=host_token)["tiles"]]
+    api(live_server, "POST", f"/api/rounds/{code}/submit", {
+        "title": own[20] + own[21], "form": "古體",
+        "text": "，".join("".join(own[i:i + 5]) for i in range(0, 20, 5)) + "。"}, token=host_token)
     host = new_page()
     host.goto(host_link)
     host.goto(live_server + f"/r/{code}/judge")
