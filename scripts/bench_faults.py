@@ -1,6 +1,6 @@
 """Faults under load: kill -9 of the server, a PostgreSQL restart, a full disk. Does any acknowledged write go?
 
-Serves the app with gunicorn on a loopback port, seats four players in a dealt round and has them save
+Serves the app as it is served for real (`python app.py`: gunicorn's gevent worker) on a loopback port, seats four players in a dealt round and has them save
 drafts as fast as they can (PUT /api/rounds/<code>/draft, each text numbered). Then, per fault:
 
 - ``kill``: kill -9 the whole server (master and workers) mid-load, start it again;
@@ -63,7 +63,7 @@ def call(base: str, method: str, path: str, body=None, token=None, timeout=10.0)
 
 
 class Server:
-    """gunicorn serving create_app() on a loopback port, started and killed as a process group."""
+    """`python app.py` (gunicorn's gevent worker) on a loopback port, started and killed as a process group."""
 
     def __init__(self, database_url: str, workers: int = 2):
         self.port, self.url, self.workers, self.process = free_port(), database_url, workers, None
@@ -74,8 +74,8 @@ class Server:
                    FLASK_JOIN_LIMIT="100000", FLASK_WRITE_LIMIT="1000000 per minute",
                    FLASK_CREATE_ROUND_LIMIT="100000 per minute", PYTHONPATH=str(ROOT))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "--threads", "4", "-b",
-             f"127.0.0.1:{self.port}", "--log-level", "warning", "app:create_app()"],
+            [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(self.port), "--workers",
+             str(self.workers)],
             cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
             stderr=open(os.environ.get("BENCH_FAULTS_LOG", os.devnull), "a"))
         deadline = time.monotonic() + 60
