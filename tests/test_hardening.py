@@ -18,6 +18,7 @@ from sqlalchemy.exc import OperationalError
 from app import STORAGE_RETRY_SECONDS, create_app
 from poetry.store import make_engine, upgrade_database
 from poetry.store.ratelimit import DatabaseStorage
+from poetry.store.schema import MIGRATIONS_DIR
 from tests.conftest import serving
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -240,6 +241,30 @@ def test_compatibility_ideographs_and_radicals_are_the_plain_character(app, name
 def test_a_name_of_only_invisible_characters_is_refused(client, name):
     response = client.post("/api/rounds", json={"title": "春日", "host_name": name})
     assert response.status_code == 400 and "名號" in response.get_json()["detail"]
+
+
+def test_names_stored_before_normalising_are_normalised_by_migration(app, dealt):
+    """0005_normal_names: look-alikes already seated become the plain name; a clash gets its seat number."""
+    from alembic import command
+    from alembic.config import Config
+
+    code, _ = dealt
+    engine = app.extensions["poetry_store"].engine
+    stored = {1: "東坡", 2: "東坡\u200b", 3: "\u200b\u2060", 4: "\uf90a\u00a0\u2f2d"}  # as joins wrote them before
+    with engine.begin() as conn:
+        for seat, name in stored.items():
+            conn.execute(text("UPDATE seats SET name = :name WHERE seat = :seat AND round_id = "
+                              "(SELECT id FROM rounds WHERE code = :code)"), {"name": name, "seat": seat, "code": code})
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0004_club")
+    upgrade_database(engine)
+    with engine.connect() as conn:
+        names = dict(conn.execute(text("SELECT seat, name FROM seats WHERE round_id = "
+                                       "(SELECT id FROM rounds WHERE code = :code)"), {"code": code}).all())
+    assert names == {1: "東坡", 2: "東坡（2）", 3: "座3", 4: "金 山"}
 
 
 # --- 6. honest storage errors --------------------------------------------------------------------
