@@ -173,7 +173,7 @@ def _register_error_handlers(app: Flask) -> None:
     """The one error path: views raise, these answer (JSON for the API, an HTML page otherwise)."""
     app.register_error_handler(PoetryError, _poetry_error)
     app.register_error_handler(HTTPException, _http_error)
-    for storage_error in (OperationalError, InterfaceError, DisconnectionError, PoolTimeoutError):
+    for storage_error in STORAGE_ERRORS:
         app.register_error_handler(storage_error, _storage_error)
     app.register_error_handler(Exception, _unexpected_error)
 
@@ -185,7 +185,13 @@ def _poetry_error(exc: PoetryError):
 
 
 def _http_error(exc: HTTPException):
-    """An HTTP error keeps its code; the view's own (Chinese) description, else ours, never Werkzeug's English."""
+    """An HTTP error keeps its code; the view's own (Chinese) description, else ours, never Werkzeug's English.
+
+    Flask answers an exception raised outside the view (an after_request function, say) as a 500 wrapping
+    it; when that exception is the database's, it is answered as the database's (503, Retry-After).
+    """
+    if isinstance(getattr(exc, "original_exception", None), STORAGE_ERRORS):
+        return _storage_error(exc.original_exception)
     custom = exc.description if isinstance(exc.description, str) else ""
     if custom == type(exc).description:
         custom = ""
@@ -196,6 +202,10 @@ def _http_error(exc: HTTPException):
         if name.lower() != "content-type":
             response.headers[name] = value
     return response
+
+
+#: The database cannot be reached or written (down, restarting, disk full, locked, pool exhausted).
+STORAGE_ERRORS = (OperationalError, InterfaceError, DisconnectionError, PoolTimeoutError)
 
 
 def _storage_error(exc: Exception):

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sqlalchemy import func, select, text
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from poetry.store import Store, events, rounds
 
@@ -328,7 +330,13 @@ class EventStream:
             if remaining <= 0:
                 return
             if len(batch) == BATCH or sub.wait(min(PING_SECONDS, remaining)):
-                batch = self._read(last)
+                try:
+                    batch = self._read(last)
+                except (OperationalError, InterfaceError, DisconnectionError, PoolTimeoutError) as exc:
+                    # the database went away mid-stream: end it; the browser reconnects with Last-Event-ID
+                    # (and meets app.py's 503 until the database is back), nothing is missed
+                    logger.warning("event stream of %s ended, storage unavailable: %s", sub.code, exc)
+                    return
             else:
                 batch = []  # silence: no query, only a comment line (unless the stream is over)
                 if deadline - time.monotonic() > 0:

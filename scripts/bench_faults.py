@@ -1,15 +1,18 @@
 """Faults under load: kill -9 of the server, a PostgreSQL restart, a full disk. Does any acknowledged write go?
 
-Serves the app with gunicorn on a loopback port, seats four players in a dealt round and has them save
-drafts as fast as they can (PUT /api/rounds/<code>/draft, each text numbered). Then, per fault:
+Serves the app as it is served for real (`python app.py`: gunicorn's gevent worker) on a loopback port,
+seats four players in a dealt round and has them save drafts as fast as they can (PUT /api/rounds/<code>/draft,
+each text numbered). Then, per fault:
 
 - ``kill``: kill -9 the whole server (master and workers) mid-load, start it again;
 - ``pg-restart``: restart PostgreSQL (immediate shutdown) mid-load, on a throwaway server;
-- ``disk-full``: the SQLite database on a small tmpfs (root; mount -t tmpfs), filled up mid-load, then freed.
+- ``disk-full``: the SQLite database on a small tmpfs (root; mount -t tmpfs), its WAL truncated and every free
+  block filled mid-load (drafts of 1,800 characters), then freed.
 
 It reports, per fault: acknowledged writes lost (a seat's stored revision older than the newest revision
 the server answered 200 for; must be 0), the answers given while the fault lasted (503 with Retry-After is
-honest, 500 is not), and the time from the fault to the next successful write. Bounded: each phase runs
+honest, 500 is not), and the time from the fault (and from its end) to the first write that succeeded after
+the last one that failed. Bounded: each phase runs
 for a few seconds, only against 127.0.0.1. Usage::
 
     python scripts/bench_faults.py                  # all three faults
@@ -63,7 +66,7 @@ def call(base: str, method: str, path: str, body=None, token=None, timeout=10.0)
 
 
 class Server:
-    """gunicorn serving create_app() on a loopback port, started and killed as a process group."""
+    """`python app.py` (gunicorn's gevent worker) on a loopback port, started and killed as a process group."""
 
     def __init__(self, database_url: str, workers: int = 2):
         self.port, self.url, self.workers, self.process = free_port(), database_url, workers, None
@@ -74,8 +77,8 @@ class Server:
                    FLASK_JOIN_LIMIT="100000", FLASK_WRITE_LIMIT="1000000 per minute",
                    FLASK_CREATE_ROUND_LIMIT="100000 per minute", PYTHONPATH=str(ROOT))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "--threads", "4", "-b",
-             f"127.0.0.1:{self.port}", "--log-level", "warning", "app:create_app()"],
+            [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(self.port), "--workers",
+             str(self.workers)],
             cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
             stderr=open(os.environ.get("BENCH_FAULTS_LOG", os.devnull), "a"))
         deadline = time.monotonic() + 60
@@ -93,13 +96,13 @@ class Server:
 class Load:
     """Four seats saving numbered drafts in threads; remembers the newest revision acknowledged per seat."""
 
-    def __init__(self, base: str, code: str, tokens: dict[int, str]):
-        self.base, self.code, self.tokens = base, code, tokens
+    def __init__(self, base: str, code: str, tokens: dict[int, str], padding: str = ""):
+        self.base, self.code, self.tokens, self.padding = base, code, tokens, padding
         self.acked = dict.fromkeys(tokens, 0)
         self.answers: collections.Counter = collections.Counter()
         self.fault_at: float | None = None
-        self.failed_at: float | None = None  # the first failed write after the fault
-        self.recovered_at: float | None = None  # the first successful write after that
+        self.failed_at: float | None = None  # the last failed write after the fault
+        self.recovered_at: float | None = None  # the first successful write after the last failure
         self.stop = threading.Event()
         self.threads = [threading.Thread(target=self._run, args=(seat,), daemon=True) for seat in tokens]
 
@@ -107,19 +110,24 @@ class Load:
         n = 0
         while not self.stop.is_set():
             n += 1
-            status, body, headers = call(self.base, "PUT", f"/api/rounds/{self.code}/draft",
-                                         {"title": "測", "text": f"第{n}稿"}, self.tokens[seat], timeout=5)
+            draft = {"title": "測", "text": f"第{n}稿{self.padding}"}
+            status, body, headers = call(self.base, "PUT", f"/api/rounds/{self.code}/draft", draft,
+                                         self.tokens[seat], timeout=5)
             if self.fault_at is not None:
                 honest = status == 503 and headers.get("Retry-After")
                 self.answers["503 Retry-After" if honest else str(status or "no answer")] += 1
             if status == 200:
                 self.acked[seat] = max(self.acked[seat], body["revision"])
-                if self.failed_at is not None and self.recovered_at is None:
+                if self.failed_at is not None and not self.recovered():
                     self.recovered_at = time.monotonic()
             else:
-                if self.fault_at is not None and self.failed_at is None:
+                if self.fault_at is not None:
                     self.failed_at = time.monotonic()
                 time.sleep(0.05)
+
+    def recovered(self) -> bool:
+        """Whether a write succeeded after the last one that failed."""
+        return self.recovered_at is not None and self.recovered_at > self.failed_at
 
     def __enter__(self):
         for thread in self.threads:
@@ -151,25 +159,30 @@ def dealt_round(base: str) -> tuple[str, dict[int, str]]:
     return code, tokens
 
 
-def run_fault(name: str, server: Server, fault, recover, seconds: float) -> dict:
-    """Load, then the fault, then recovery; the figures of one trial."""
+def run_fault(name: str, server: Server, fault, recover, seconds: float, padding: str = "") -> dict:
+    """Load, then the fault, then recovery; the figures of one trial (``padding`` lengthens every draft)."""
     code, tokens = dealt_round(server.base)
-    with Load(server.base, code, tokens) as load:
+    with Load(server.base, code, tokens, padding) as load:
         time.sleep(seconds)
         load.fault_at = time.monotonic()
         fault()
         time.sleep(seconds / 2)
         recover()
-        deadline = time.monotonic() + 60
-        while load.failed_at is not None and load.recovered_at is None and time.monotonic() < deadline:
+        ended_at = time.monotonic()
+        deadline = ended_at + 60
+        while load.failed_at is not None and not load.recovered() and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(seconds / 2)
     acked = sum(load.acked.values())
-    # from the fault to the first write that succeeded after one had failed (0: no write ever failed)
-    recovery = round(load.recovered_at - load.fault_at, 2) if load.recovered_at else 0.0 if not load.failed_at \
-        else None
+    # from the fault (and from its end) to the first write that succeeded after the last failure (0: none failed)
+    if load.failed_at is None:
+        recovery = after_end = 0.0
+    elif load.recovered():
+        recovery, after_end = round(load.recovered_at - load.fault_at, 2), round(load.recovered_at - ended_at, 2)
+    else:
+        recovery = after_end = None
     return {"fault": name, "acknowledged": acked, "lost": load.lost(), "answers during fault": dict(load.answers),
-            "seconds to recover": recovery}
+            "seconds to recover": recovery, "after the fault ended": after_end}
 
 
 def fault_kill(database_url: str, seconds: float) -> dict:
@@ -230,30 +243,53 @@ def fault_pg_restart(seconds: float) -> dict:
 
 
 def fault_disk_full(seconds: float) -> dict:
-    """SQLite on an 8 MB tmpfs: a filler file takes the free space mid-load and is removed to recover."""
+    """SQLite on an 8 MB tmpfs, drafts of 1,800 characters: the disk is filled mid-load, then freed.
+
+    A full disk alone stops nothing: SQLite rewrites its pages and its WAL in place, so saving the
+    same drafts again needs no new block. So the fault first checkpoints the WAL and truncates it to
+    nothing (``PRAGMA wal_checkpoint(TRUNCATE)``), then fills every free block: the next commit must
+    append to the WAL and meets ENOSPC (SQLite: "database or disk is full") until the filler goes.
+    """
     mount = Path(tempfile.mkdtemp(prefix="shipai-faults-disk."))
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)], check=True)
-    filler = mount / "filler"
+    database, filler = mount / "rounds.sqlite3", mount / "filler"
     try:
-        server = Server(f"sqlite:///{mount / 'rounds.sqlite3'}")
+        server = Server(f"sqlite:///{database}")
         server.start()
 
         def fill():
-            with open(filler, "wb") as out:
-                try:
-                    while True:
-                        out.write(b"\0" * 65536)
-                        out.flush()
-                except OSError:  # ENOSPC: the disk is full
-                    pass
+            truncate_wal(database)
+            with open(filler, "wb", buffering=0) as out:
+                for block in (65536, 4096, 512, 1):  # every free block, to the last byte
+                    try:
+                        while True:
+                            out.write(b"\0" * block)
+                    except OSError:  # ENOSPC: full at this block size
+                        pass
 
         try:
-            return run_fault("full disk (SQLite on tmpfs)", server, fill, lambda: filler.unlink(), seconds)
+            return run_fault("full disk (SQLite on tmpfs)", server, fill, lambda: filler.unlink(), seconds,
+                             padding="山水" * 900)
         finally:
             server.kill()
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
         mount.rmdir()
+
+
+def truncate_wal(database: Path) -> None:
+    """Checkpoint the WAL into the database file and truncate it (retried while writers hold it)."""
+    import sqlite3
+
+    connection = sqlite3.connect(database, timeout=10)
+    try:
+        for _ in range(50):
+            busy, _, _ = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if not busy:
+                return
+            time.sleep(0.02)
+    finally:
+        connection.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,8 +15,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from app import create_app
+from app import STORAGE_RETRY_SECONDS, create_app
 from poetry.store import make_engine, upgrade_database
+from poetry.store.ratelimit import DatabaseStorage
+from poetry.store.schema import MIGRATIONS_DIR
 from tests.conftest import serving
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -241,6 +243,30 @@ def test_a_name_of_only_invisible_characters_is_refused(client, name):
     assert response.status_code == 400 and "名號" in response.get_json()["detail"]
 
 
+def test_names_stored_before_normalising_are_normalised_by_migration(app, dealt):
+    """0005_normal_names: look-alikes already seated become the plain name; a clash gets its seat number."""
+    from alembic import command
+    from alembic.config import Config
+
+    code, _ = dealt
+    engine = app.extensions["poetry_store"].engine
+    stored = {1: "東坡", 2: "東坡\u200b", 3: "\u200b\u2060", 4: "\uf90a\u00a0\u2f2d"}  # as joins wrote them before
+    with engine.begin() as conn:
+        for seat, name in stored.items():
+            conn.execute(text("UPDATE seats SET name = :name WHERE seat = :seat AND round_id = "
+                              "(SELECT id FROM rounds WHERE code = :code)"), {"name": name, "seat": seat, "code": code})
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0004_club")
+    upgrade_database(engine)
+    with engine.connect() as conn:
+        names = dict(conn.execute(text("SELECT seat, name FROM seats WHERE round_id = "
+                                       "(SELECT id FROM rounds WHERE code = :code)"), {"code": code}).all())
+    assert names == {1: "東坡", 2: "東坡（2）", 3: "座3", 4: "金 山"}
+
+
 # --- 6. honest storage errors --------------------------------------------------------------------
 
 
@@ -256,6 +282,57 @@ def test_a_write_the_database_refuses_is_a_503_that_claims_nothing_saved(app, cl
     assert response.status_code == 503 and int(response.headers["Retry-After"]) > 0
     assert "尚未儲存，稍後自動重試" in response.get_json()["detail"]
     assert "未遺失" not in response.get_data(as_text=True)
+
+
+def database_gone(statement):
+    return OperationalError(statement, {}, Exception("server closed the connection unexpectedly"))
+
+
+def test_a_503_keeps_its_own_retry_after_not_the_limit_window(app, client, dealt, monkeypatch):
+    code, tokens = dealt
+
+    def restarting(*args, **kwargs):
+        raise database_gone("UPDATE drafts")
+
+    monkeypatch.setattr(app.extensions["poetry_store"], "save_draft", restarting)
+    response = client.put(f"/api/rounds/{code}/draft", json={"title": "春", "text": "山"}, headers=bearer(tokens[1]))
+    assert response.status_code == 503 and response.headers["Retry-After"] == str(STORAGE_RETRY_SECONDS)
+
+
+def test_a_database_lost_after_the_view_answered_does_not_turn_the_answer_into_a_500(app, client, dealt,
+                                                                                      monkeypatch):
+    """The PostgreSQL restart of bench_faults: the draft was saved, then the limiter's header read failed."""
+    code, tokens = dealt
+    store = app.extensions["poetry_store"]
+    saved, gone = store.save_draft, threading.Event()
+
+    def save_then_lose_the_database(*args, **kwargs):
+        result = saved(*args, **kwargs)
+        gone.set()
+        return result
+
+    def read_count(self, key):
+        if gone.is_set():
+            raise database_gone("SELECT rate_limits.count")
+        return DatabaseStorage.get.__wrapped_original__(self, key)
+
+    read_count.__wrapped_original__ = DatabaseStorage.get
+    monkeypatch.setattr(store, "save_draft", save_then_lose_the_database)
+    monkeypatch.setattr(DatabaseStorage, "get", read_count)
+    response = client.put(f"/api/rounds/{code}/draft", json={"title": "春", "text": "山"}, headers=bearer(tokens[1]))
+    assert response.status_code == 200 and response.get_json()["revision"] >= 1
+
+
+def test_a_storage_error_outside_the_view_is_a_503_not_a_500(app, client):
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as served (TESTING lets such an error reach the test)
+
+    @app.after_request
+    def lose_the_database(response):
+        raise database_gone("SELECT 1")
+
+    response = client.get("/api/rounds/ZZZZZZ")
+    assert response.status_code == 503 and response.headers["Retry-After"] == str(STORAGE_RETRY_SECONDS)
+    assert "暫時無法使用" in response.get_json()["detail"]
 
 
 # --- 7. migration under several workers ----------------------------------------------------------

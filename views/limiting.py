@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
 from flask_limiter import ApplicationLimit, Limiter
+from sqlalchemy.exc import SQLAlchemyError
 
 from poetry.store import hash_token
 from views.seats import WRITE_METHODS, seat_token
@@ -79,5 +80,43 @@ def install(app: Flask) -> Limiter:
         app.view_functions[endpoint] = limiter.limit(
             lambda setting=setting: limit_setting(setting), key_func=client_address, error_message=message,
         )(app.view_functions[endpoint])
+    _guard_limit_headers(app, limiter)
     return limiter
+
+
+def _guard_limit_headers(app: Flask, limiter: Limiter) -> None:
+    """After the view, the limiter reads its counts again for the X-RateLimit headers: never fail the answer then.
+
+    The check before the view fails closed (a storage error there is app.py's 503, nothing done). But the
+    headers are read after the view has answered, perhaps after a draft was saved: if the database went
+    away in between, Flask would turn the whole answer into a 500. So the answer goes out without them
+    (a warning is logged), and a 503 keeps its own Retry-After, not the end of the limit's window (the
+    page waits that long before it saves again).
+    """
+    functions = app.after_request_funcs.setdefault(None, [])
+    index = next(i for i, function in enumerate(functions)  # functools.partial(Limiter.__inject_headers, limiter)
+                 if limiter in (getattr(function, "__self__", None), *getattr(function, "args", ())))
+    inject_headers = functions[index]
+
+    def limit_headers(response: Response) -> Response:
+        own_retry_after = response.headers.get("Retry-After") if response.status_code == 503 else None
+        try:
+            response = inject_headers(response)
+        except (SQLAlchemyError, *_redis_errors()) as exc:
+            current_app.logger.warning("rate-limit headers left out, storage unavailable: %s", exc)
+        if own_retry_after is not None:
+            response.headers["Retry-After"] = own_retry_after
+        return response
+
+    functions[index] = limit_headers
+
+
+def _redis_errors() -> tuple[type[Exception], ...]:
+    """Redis's connection errors when the redis client is installed (REDIS_URL), else none."""
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:
+        return ()
+    return RedisConnectionError, RedisTimeoutError
 
