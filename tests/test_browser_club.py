@@ -103,3 +103,34 @@ def test_a_round_with_the_clock_and_rhyme_tiles(live_server, new_page):
     phone.wait_for_selector("#follow-line:not([hidden])", timeout=8000)
     phone.click("#follow-link")
     phone.wait_for_selector("#seats .seat:has-text('子由') .badge-you", timeout=8000)
+
+
+def test_changing_a_grade_after_publication_asks_first(served_round, new_page):
+    base, code, tokens = served_round
+    for seat in (1, 2, 3, 4):
+        api(base, "POST", f"/api/rounds/{code}/grades", {"seat": seat, "grade": "中品"}, tokens[1])
+    api(base, "POST", f"/api/rounds/{code}/publish", {}, tokens[1])
+    judge = new_page()
+    judge.goto(f"{base}/r/{code}/k/{tokens[1]}")
+    judge.goto(f"{base}/r/{code}/judge")
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    # declined: nothing is sent, the 品 stays
+    judge.once("dialog", lambda dialog: answer(dialog, False))
+    judge.click("#seat-2 .grade-button[data-grade='上品']")
+    judge.wait_for_function("document.querySelector('#seat-2 .saved').textContent.includes('未改')")
+    assert "第 2 座" in asked[0] and "中品" in asked[0] and "上品" in asked[0]
+    assert judge.get_attribute("#seat-2 .grade-button[data-grade='中品']", "aria-pressed") == "true"
+    # confirmed: the API is told so, and the results say the 品 was changed after publication
+    judge.once("dialog", lambda dialog: answer(dialog, True))
+    judge.click("#seat-2 .grade-button[data-grade='上品']")
+    judge.wait_for_selector("#seat-2 .grade-button[data-grade='上品'][aria-pressed='true']", timeout=8000)
+    assert len(asked) == 2
+    judge.goto(f"{base}/r/{code}/results")
+    row = judge.locator(".results-table tr", has_text="子由").inner_text()
+    assert "上品" in row and "公佈後改評" in row
+    assert "公佈後改評：中品 → 上品" in judge.inner_text(".results-poems")
