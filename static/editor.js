@@ -64,6 +64,7 @@
  * locate(text, lines), also exported, is the same mapping for any text and report lines.
  */
 import { el, fill, readJSON, api, storage, HAN } from "./common.js";
+import { verseCount } from "./editor/lines.js";
 import { charsOf, drawReport } from "./editor/report.js";
 
 // Editorial notes in parentheses are dropped (poetry/text.py), brackets around a restored [字] are not.
@@ -288,7 +289,7 @@ class PoemEditor {
     this.timer = setTimeout(() => this.check(), this.opts.delay);
   }
 
-  /* Check the draft now: nothing to check, too long to send, or ask the checker. */
+  /* Check the draft now: nothing to check, one line only, too long to send, or ask the checker. */
   check() {
     clearTimeout(this.timer);
     clearTimeout(this.retryTimer);
@@ -302,6 +303,16 @@ class PoemEditor {
       this.body.replaceChildren();
       this.setVerdict("");
       this.setMessage(this.S.empty, "hint");
+      this.setBusy(false);
+      this.tell("onReport", null, null);
+    } else if (verseCount(text) < 2) {
+      // One line cannot be judged (the checker would answer 400): say so here and send nothing.
+      this.sequence += 1;
+      this.lastReport = null;
+      this.lastCheckedText = text;
+      this.body.replaceChildren();
+      this.setVerdict("");
+      this.setMessage(this.S.tooShort, "hint");
       this.setBusy(false);
       this.tell("onReport", null, null);
     } else if (length > this.opts.maxLength) {

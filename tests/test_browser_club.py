@@ -134,3 +134,26 @@ def test_changing_a_grade_after_publication_asks_first(served_round, new_page):
     row = judge.locator(".results-table tr", has_text="子由").inner_text()
     assert "上品" in row and "公佈後改評" in row
     assert "公佈後改評：中品 → 上品" in judge.inner_text(".results-poems")
+
+
+def test_the_editor_asks_the_checker_only_from_two_lines_on(live_server, new_page):
+    page = new_page()
+    checks = []
+    page.on("response", lambda r: checks.append(r.status) if r.url.endswith("/api/check") else None)
+    page.goto(f"{live_server}/check")
+    page.click("#poem-text")
+    page.keyboard.type("床前明月光", delay=40)  # one line, typed as a poet types it
+    page.keyboard.press("Enter")
+    page.keyboard.type("疑", delay=40)  # line 2 begun: read as a title line and one verse line still
+    page.wait_for_function("document.querySelector('#poem-report').textContent.includes('詩句太短')")
+    page.wait_for_timeout(600)  # past the editor's delay: nothing went out
+    assert checks == []
+    page.keyboard.type("是地上霜", delay=40)
+    page.wait_for_function("document.querySelector('#poem-report').textContent.includes('判定')", timeout=8000)
+    assert checks and set(checks) == {200}  # no 400 logged on the way
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("孤", delay=40)
+    page.wait_for_function("document.querySelector('#poem-report').textContent.includes('詩句太短')")
+    page.wait_for_timeout(600)
+    assert set(checks) == {200}
