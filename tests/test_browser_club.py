@@ -157,3 +157,15 @@ def test_the_editor_asks_the_checker_only_from_two_lines_on(live_server, new_pag
     page.wait_for_function("document.querySelector('#poem-report').textContent.includes('詩句太短')")
     page.wait_for_timeout(600)
     assert set(checks) == {200}
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, PHONE["viewport"]], ids=["desktop", "phone"])
+def test_the_empty_themes_page_shows_no_blank_boxes(live_server, new_page, viewport):
+    page = new_page(viewport=viewport)
+    page.goto(f"{live_server}/themes")
+    page.wait_for_selector("#themes-panel[data-themes-attached]", state="attached")
+    assert not page.locator("#hand").is_visible() and not page.locator("#themes-panel").is_visible()
+    shot(page, f"themes-empty-{'phone' if viewport['width'] < 500 else 'desktop'}", full_page=False)
+    page.click("#themes-sample")  # a hand: now the boxes have something to hold
+    page.wait_for_selector("#hand .tile")
+    assert page.locator("#themes-panel").is_visible()
