@@ -145,7 +145,7 @@ function applySavedThresholds() {
   return true;
 }
 
-/* Live: a poem handed in or reopened elsewhere shows here (the rounds' event stream). */
+/* Live: a poem handed in or reopened elsewhere shows here, a rematch is offered (the rounds' event stream). */
 function listenLive() {
   if (!window.EventSource) return;
   const last = root.getAttribute("data-last-event") || "0";
@@ -158,6 +158,18 @@ function listenLive() {
       note.hidden = false;
       note.textContent = S.changed;
     });
+  });
+  // a rematch opened from another page: offer to follow it (the link keeps this device's seat)
+  source.addEventListener("rematch", (event) => {
+    let data = {};
+    try { data = JSON.parse(event.data); } catch (e) { data = {}; }
+    if (!data.code) return;
+    const note = $("live-note");
+    const link = el("a", "button", S.follow);
+    link.id = "follow-link";
+    link.href = "/r/" + encodeURIComponent(data.code) + "/follow";
+    note.replaceChildren(link);
+    note.hidden = false;
   });
 }
 

@@ -169,3 +169,69 @@ def test_the_empty_themes_page_shows_no_blank_boxes(live_server, new_page, viewp
     page.click("#themes-sample")  # a hand: now the boxes have something to hold
     page.wait_for_selector("#hand .tile")
     assert page.locator("#themes-panel").is_visible()
+
+
+def test_a_player_withdraws_and_the_others_see_it_live(served_round, new_page):
+    base, code, tokens = served_round  # four poems handed in, none graded yet
+    player = new_page(**PHONE)
+    player.on("dialog", lambda dialog: dialog.accept())
+    player.goto(f"{base}/r/{code}/k/{tokens[2]}")
+    other = new_page()
+    other.goto(f"{base}/r/{code}/k/{tokens[3]}")
+    other.wait_for_selector("#submitted-note:not([hidden])", timeout=8000)
+    player.wait_for_selector("#withdraw-button:not([hidden])", timeout=8000)
+    handed_in = player.input_value("#poem-text")
+    assert player.locator("#poem-text").is_editable() is False  # locked while handed in
+    player.click("#withdraw-button")
+    # the other player's page says so without a reload
+    other.wait_for_function("document.querySelector('#notice').textContent.includes('撤回')", timeout=8000)
+    assert "子由" in other.inner_text("#notice")
+    # the player's poem is a draft again, with its text, and can be handed in again
+    player.wait_for_selector("#submit-button:not([hidden]):not([disabled])", timeout=8000)
+    assert player.locator("#poem-text").is_editable() and player.input_value("#poem-text") == handed_in
+    assert player.locator("#withdraw-button").is_hidden()
+    shot(player, "club-withdrawn-phone", full_page=False)
+    # once the 詩伯 has graded a poem it can no longer be taken back
+    assert other.locator("#withdraw-button").is_visible()
+    api(base, "POST", f"/api/rounds/{code}/grades", {"seat": 3, "grade": "中品"}, tokens[1])
+    other.reload()
+    other.wait_for_selector("#submitted-note:not([hidden])", timeout=8000)
+    assert other.locator("#withdraw-button").is_hidden()
+
+
+def test_rematch_from_the_results_page_and_every_open_page_follows(served_round, new_page):
+    base, code, tokens = served_round
+    for seat in (1, 2, 3, 4):
+        api(base, "POST", f"/api/rounds/{code}/grades", {"seat": seat, "grade": "中品"}, tokens[1])
+    api(base, "POST", f"/api/rounds/{code}/publish", {}, tokens[1])
+    host = new_page()
+    host.goto(f"{base}/r/{code}/k/{tokens[1]}")
+    dashboard = host.context.new_page()
+    dashboard.goto(f"{base}/r/{code}/judge")
+    round_page = new_page()
+    round_page.goto(f"{base}/r/{code}/k/{tokens[2]}")
+    results = new_page()
+    results.goto(f"{base}/r/{code}/k/{tokens[3]}")
+    results.goto(f"{base}/r/{code}/results")
+    assert results.locator("#rematch-button").count() == 0  # a player is not offered it
+    assert results.locator("#follow-line").is_hidden()
+    host.goto(f"{base}/r/{code}/results")
+    host.wait_for_selector("#rematch-button")
+    host.click("#rematch-button")
+    host.wait_for_url(lambda url: code not in url and "/follow" not in url, timeout=8000)
+    new = host.url.rstrip("/").split("/")[-1]
+    host.wait_for_selector("#seats .seat:has-text('東坡') .badge-you", timeout=8000)  # the 詩伯 keeps the seat
+    # every open page of the old round offers to follow, and following keeps the seat
+    dashboard.wait_for_selector("#follow-link", timeout=8000)
+    assert dashboard.get_attribute("#follow-link", "href") == f"/r/{new}/follow"
+    round_page.wait_for_selector("#follow-line:not([hidden])", timeout=8000)
+    results.wait_for_selector("#follow-line:not([hidden])", timeout=8000)
+    shot(results, "club-results-follow", full_page=False)
+    for page, name in ((round_page, "子由"), (results, "少游")):
+        page.click("#follow-link")
+        page.wait_for_selector(f"#seats .seat:has-text('{name}') .badge-you", timeout=8000)
+        assert new in page.url
+    # opened later, the old results page offers it at once
+    late = new_page()
+    late.goto(f"{base}/r/{code}/results")
+    assert late.locator("#follow-line").is_visible()
