@@ -56,6 +56,12 @@ def test_a_round_with_the_clock_and_rhyme_tiles(live_server, new_page):
     box = phone.locator("#poem-text").bounding_box()
     assert box is not None and 0 <= box["y"] < 844
     shot(phone, "club-hand-and-editor-phone", full_page=False)
+    # compact: the sticky editor takes under half the screen, its report folded to one line that opens
+    assert phone.locator(".play-draft").bounding_box()["height"] <= 0.46 * 844
+    assert phone.locator("#poem-report").is_hidden()
+    phone.click("#report-summary")
+    assert phone.locator("#poem-report").is_visible()
+    phone.click("#report-summary")
 
     host = new_page()
     host.on("dialog", lambda dialog: dialog.accept())
@@ -67,11 +73,13 @@ def test_a_round_with_the_clock_and_rhyme_tiles(live_server, new_page):
     phone.wait_for_selector("#withdraw-button:not([hidden])", timeout=8000)
     # the playing 詩伯 cannot read it yet
     host.wait_for_function("document.querySelector('#host-hint').textContent.includes('子由')", timeout=8000)
-    assert "交了自己的詩之後" in host.inner_text("#host-poems")
+    host.wait_for_selector("#host-poems:has-text('交了自己的詩之後')", timeout=8000)  # fetched after the state
     assert "secondary" not in (host.get_attribute("#judge-link", "class") or "")  # 評品 is the primary action
     phone.click("#withdraw-button")
     host.wait_for_function("document.querySelector('#notice').textContent.includes('撤回')", timeout=8000)
-    phone.wait_for_function("document.querySelector('#poem-text').value.length > 0", timeout=8000)
+    phone.wait_for_load_state()  # 撤回 reloads the page: wait for the draft as it comes back
+    phone.wait_for_selector("#withdraw-button[hidden]", state="attached", timeout=8000)
+    phone.wait_for_function("(document.querySelector('#poem-text') || {value: ''}).value.length > 0", timeout=8000)
     assert phone.input_value("#poem-text") == text  # the draft is back, with its text
     phone.click("#submit-button")
     phone.wait_for_selector("#submitted-note:not([hidden])", timeout=8000)
