@@ -150,7 +150,7 @@ function listenLive() {
   if (!window.EventSource) return;
   const last = root.getAttribute("data-last-event") || "0";
   const source = new EventSource(base + "/events?after=" + encodeURIComponent(last));
-  ["submitted", "reopened"].forEach((kind) => {
+  ["submitted", "withdrawn", "reopened"].forEach((kind) => {
     source.addEventListener(kind, () => {
       const typing = document.activeElement && document.activeElement.tagName === "TEXTAREA";
       if (!typing) { window.location.reload(); return; }
