@@ -113,11 +113,16 @@ def test_a_round_with_the_clock_and_rhyme_tiles(live_server, new_page):
     phone.wait_for_selector("#seats .seat:has-text('子由') .badge-you", timeout=8000)
 
 
+def publish_graded(base, code, host_token):
+    """The 詩伯 grades the four poems 中品 and publishes."""
+    for seat in (1, 2, 3, 4):
+        api(base, "POST", f"/api/rounds/{code}/grades", {"seat": seat, "grade": "中品"}, host_token)
+    api(base, "POST", f"/api/rounds/{code}/publish", {}, host_token)
+
+
 def test_changing_a_grade_after_publication_asks_first(served_round, new_page):
     base, code, tokens = served_round
-    for seat in (1, 2, 3, 4):
-        api(base, "POST", f"/api/rounds/{code}/grades", {"seat": seat, "grade": "中品"}, tokens[1])
-    api(base, "POST", f"/api/rounds/{code}/publish", {}, tokens[1])
+    publish_graded(base, code, tokens[1])
     judge = new_page()
     judge.goto(f"{base}/r/{code}/k/{tokens[1]}")
     judge.goto(f"{base}/r/{code}/judge")
@@ -209,9 +214,7 @@ def test_a_player_withdraws_and_the_others_see_it_live(served_round, new_page):
 
 def test_rematch_from_the_results_page_and_every_open_page_follows(served_round, new_page):
     base, code, tokens = served_round
-    for seat in (1, 2, 3, 4):
-        api(base, "POST", f"/api/rounds/{code}/grades", {"seat": seat, "grade": "中品"}, tokens[1])
-    api(base, "POST", f"/api/rounds/{code}/publish", {}, tokens[1])
+    publish_graded(base, code, tokens[1])
     host = new_page()
     host.goto(f"{base}/r/{code}/k/{tokens[1]}")
     dashboard = host.context.new_page()
