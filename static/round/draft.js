@@ -163,7 +163,6 @@ export function attachEditor(page) {
     onChange: () => edited(page),
     onReport: (report) => { offerForm(page, report); summarise(page, report); },
   });
-  if (window.matchMedia && window.matchMedia("(max-width: 600px)").matches) $("report-fold").open = false;
   $("poem-form").addEventListener("change", () => {
     page.editor.setOptions({ form: $("poem-form").value || null });  // judged as declared
     edited(page);
@@ -183,7 +182,7 @@ function offerForm(page, report) {
   auto.textContent = report && report.form ? fill(page.S.formAutoAs, { form: report.form }) : page.S.formAuto;
 }
 
-/* The folded report's one line (a phone): the verdict and the faults to mend, or the plain label. */
+/* The report's fold line: the verdict and the faults to mend (all one sees of it when folded), or the label. */
 function summarise(page, report) {
   const faults = report ? (report.violations || []).filter((v) => v.severity === "error").length : 0;
   $("report-summary").textContent = !report ? page.S.reportLabel
