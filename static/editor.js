@@ -64,6 +64,7 @@
  * locate(text, lines), also exported, is the same mapping for any text and report lines.
  */
 import { el, fill, readJSON, api, storage, HAN } from "./common.js";
+import { verseCount } from "./editor/lines.js";
 import { charsOf, drawReport } from "./editor/report.js";
 
 // Editorial notes in parentheses are dropped (poetry/text.py), brackets around a restored [字] are not.
@@ -288,7 +289,7 @@ class PoemEditor {
     this.timer = setTimeout(() => this.check(), this.opts.delay);
   }
 
-  /* Check the draft now: nothing to check, too long to send, or ask the checker. */
+  /* Check the draft now: nothing to check, one line only, too long to send, or ask the checker. */
   check() {
     clearTimeout(this.timer);
     clearTimeout(this.retryTimer);
@@ -297,13 +298,11 @@ class PoemEditor {
     this.inflight = null;
     const length = Array.from(text).length;
     if (!Array.from(text).some((c) => HAN.test(c))) {
-      this.lastReport = null;
-      this.lastCheckedText = text;
-      this.body.replaceChildren();
-      this.setVerdict("");
-      this.setMessage(this.S.empty, "hint");
-      this.setBusy(false);
-      this.tell("onReport", null, null);
+      this.blank(text, this.S.empty);
+    } else if (verseCount(text) < 2) {
+      // One line cannot be judged (the checker would answer 400): say so here and send nothing.
+      this.sequence += 1;
+      this.blank(text, this.S.tooShort);
     } else if (length > this.opts.maxLength) {
       // Over the API's limit: say so here rather than send it (the draft itself is untouched).
       this.sequence += 1;
@@ -313,6 +312,17 @@ class PoemEditor {
     } else {
       this.send(text);
     }
+  }
+
+  /* Nothing to report for `text` (no verse, or one line only): an empty report and a hint. */
+  blank(text, hint) {
+    this.lastReport = null;
+    this.lastCheckedText = text;
+    this.body.replaceChildren();
+    this.setVerdict("");
+    this.setMessage(hint, "hint");
+    this.setBusy(false);
+    this.tell("onReport", null, null);
   }
 
   /* POST the draft (with the hand, and the rule when there is one) as check number `mine`. */

@@ -63,14 +63,29 @@ function renderStanding(ranking) {
   ranking.ranking.forEach((r) => list.appendChild(standingItem(r)));
 }
 
+/* After publication a changed 品 shows on every screen and in the results (「公佈後改評」): the 詩伯
+   confirms it first, and the API is told so ("confirm": true). False when the 詩伯 declines. */
+function confirmChange(form, grade) {
+  const before = form.getAttribute("data-grade");
+  if (root.getAttribute("data-phase") !== "published" || before === grade) return true;
+  return window.confirm(fill(S.confirmChange, { seat: form.getAttribute("data-seat"), from: before || S.ungraded,
+                                               to: grade }));
+}
+
 /* Set a poem's 品 with the comment as written now; the answer carries the new standing. */
 function save(form, grade) {
   const seat = parseInt(form.getAttribute("data-seat"), 10);
   const status = form.querySelector(".saved");
   const comment = form.querySelector("textarea").value;
+  if (!confirmChange(form, grade)) {
+    status.textContent = S.changeKept;
+    return Promise.resolve();
+  }
+  const body = { seat: seat, grade: grade, comment: comment };
+  if (root.getAttribute("data-phase") === "published") body.confirm = true;
   status.textContent = S.saving;
   status.classList.remove("error-message");
-  return send(base + "/grades", { seat: seat, grade: grade, comment: comment })
+  return send(base + "/grades", body)
     .then((data) => {
       form.querySelectorAll(".grade-button").forEach((b) => {
         b.setAttribute("aria-pressed", b.getAttribute("data-grade") === grade ? "true" : "false");
@@ -130,12 +145,12 @@ function applySavedThresholds() {
   return true;
 }
 
-/* Live: a poem handed in or reopened elsewhere shows here (the rounds' event stream). */
+/* Live: a poem handed in or reopened elsewhere shows here, a rematch is offered (the rounds' event stream). */
 function listenLive() {
   if (!window.EventSource) return;
   const last = root.getAttribute("data-last-event") || "0";
   const source = new EventSource(base + "/events?after=" + encodeURIComponent(last));
-  ["submitted", "reopened"].forEach((kind) => {
+  ["submitted", "withdrawn", "reopened"].forEach((kind) => {
     source.addEventListener(kind, () => {
       const typing = document.activeElement && document.activeElement.tagName === "TEXTAREA";
       if (!typing) { window.location.reload(); return; }
@@ -143,6 +158,18 @@ function listenLive() {
       note.hidden = false;
       note.textContent = S.changed;
     });
+  });
+  // a rematch opened from another page: offer to follow it (the link keeps this device's seat)
+  source.addEventListener("rematch", (event) => {
+    let data = {};
+    try { data = JSON.parse(event.data); } catch (e) { data = {}; }
+    if (!data.code) return;
+    const note = $("live-note");
+    const link = el("a", "button", S.follow);
+    link.id = "follow-link";
+    link.href = "/r/" + encodeURIComponent(data.code) + "/follow";
+    note.replaceChildren(link);
+    note.hidden = false;
   });
 }
 

@@ -201,7 +201,13 @@ def results_page(code: str):
     from poetry.standings import round_results
 
     code = round_code(code)
-    return render_template("judge_results.html", results=round_results(get_store(), code))
+    store = get_store()
+    results = round_results(store, code)
+    seat = current_seat(code)  # the 詩伯 is offered 同桌再來一局 here
+    token = request.cookies.get(cookie_name(code))
+    return render_template("judge_results.html", results=results, is_host=bool(seat and seat.is_host),
+                           csrf=csrf_token_for(token) if seat and token else "",
+                           last_event=store.round_info(code)["last_event"])
 
 
 @bp.get("/rounds/history")

@@ -136,7 +136,7 @@ export function wireClub(page) {
   $("rematch-button").addEventListener("click", () => {
     api("POST", page.base + "/rematch", {}).then((r) => {
       if (!r.ok) { notice(r.detail || C.networkError); return; }
-      window.location.href = "/r/" + encodeURIComponent(r.data.code);
+      window.location.href = "/r/" + encodeURIComponent(r.data.code) + "/follow";  // this device's seat comes along
     });
   });
   setInterval(() => renderClock(page), 1000);

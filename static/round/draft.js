@@ -161,7 +161,7 @@ export function attachEditor(page) {
     title: () => $("poem-title").value,  // the title's tiles count as used, as at submission
     form: $("poem-form").value || null,
     onChange: () => edited(page),
-    onReport: (report) => offerForm(page, report),
+    onReport: (report) => { offerForm(page, report); summarise(page, report); },
   });
   $("poem-form").addEventListener("change", () => {
     page.editor.setOptions({ form: $("poem-form").value || null });  // judged as declared
@@ -180,6 +180,13 @@ function offerForm(page, report) {
   const auto = $("poem-form-auto");
   if (!auto || $("poem-form").value) return;
   auto.textContent = report && report.form ? fill(page.S.formAutoAs, { form: report.form }) : page.S.formAuto;
+}
+
+/* The report's fold line: the verdict and the faults to mend (all one sees of it when folded), or the label. */
+function summarise(page, report) {
+  const faults = report ? (report.violations || []).filter((v) => v.severity === "error").length : 0;
+  $("report-summary").textContent = !report ? page.S.reportLabel
+    : report.regulated ? page.S.reportGood : faults ? fill(page.S.reportFaults, { count: faults }) : page.S.reportOther;
 }
 
 /* The themes panel's 「以此起稿」: take its title (when none yet) and say which rhyme it suggests. */

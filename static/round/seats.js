@@ -105,7 +105,9 @@ function renderPhase(page) {
   const writing = plays(page) && state.phase !== "lobby";
   $("join-panel").hidden = !(state.phase === "lobby" && !state.me && !full);
   if (!state.me) notice(state.phase === "lobby" ? (full ? S.full : "") : S.watching);
-  else if (!isHost(page)) notice(state.phase === "lobby" ? (full ? S.waitDeal : S.waitHost) : "");
+  else if (!isHost(page) && state.phase === "lobby") notice(full ? S.waitDeal : S.waitHost);
+  // after the lobby only the lobby's own words go: a live notice (「撤回」, a rematch) stays for the player to read
+  else if (!isHost(page) && [S.waitDeal, S.waitHost].includes($("notice").textContent)) notice("");
   $("deal-panel").hidden = state.phase === "lobby";
   $("hand-panel").hidden = !writing;
   if ($("themes-panel") && !page.hand) $("themes-panel").hidden = true;  // shown once the hand is dealt
