@@ -108,22 +108,59 @@ def doubled_pairs(line: str) -> tuple[int, ...]:
     return tuple(i for i in range(len(line) - 1) if line[i] == line[i + 1])
 
 
-@lru_cache(maxsize=1 << 16)
-def _fixed(line: str, book: RhymeBook, data_dir: str | None) -> tuple[Reading | None, ...]:
-    words, index = _book_words(book, data_dir)
+def across_caesura(line: str, start: int, word: str) -> bool:
+    """Whether a two-char word would straddle a 五言 line's pause after its 2nd char, or a 七言's
+    after its 2nd or 4th (死生｜長別離 holds no 生長): verse words keep inside their feet.
+
+    >>> across_caesura("死生長別離", 1, "生長"), across_caesura("門前宰相車", 2, "宰相")
+    (True, False)
+    """
+    return len(word) == 2 and (start == 1 or start == 3 and len(line) == 7) and len(line) in (5, 7)
+
+
+def cut_readings(line: str, words: Mapping[str, tuple[Reading | None, ...]], index: dict) -> tuple:
+    """The readings the words of ``words`` (indexed by ``word_index``) fix in a line, by forward
+    longest match, two-char words kept inside their feet, a 疊字 one reading for both: a Reading or None
+    per char, or () where no word decides (most lines)."""
     out: list[Reading | None] = [None] * len(line)
     found = False
-    for start, word in longest_match(line, index):
-        found = True
-        for j, reading in enumerate(words[word]):
-            if reading is not None:
-                out[start + j] = reading
-    if found:
-        for i in range(len(line) - 1):
-            # 疊字: one reading for both chars of the pair
-            if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
-                out[i] = out[i + 1] = out[i] or out[i + 1]
+    i, last = 0, len(line) - 1
+    while i < last:  # ``longest_match``, inlined: this runs on most lines of a batch
+        inner = index.get(line[i])
+        if inner is not None:
+            for word in inner.get(line[i + 1], ()):
+                if line.startswith(word, i):
+                    if not across_caesura(line, i, word):
+                        found = True
+                        for j, reading in enumerate(words[word]):
+                            if reading is not None:
+                                out[i + j] = reading
+                    i += len(word) - 1
+                    break
+        i += 1
+    if not found:
+        return ()
+    for i in range(len(line) - 1):
+        # 疊字: one reading for both chars of the pair
+        if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
+            out[i] = out[i + 1] = out[i] or out[i + 1]
     return tuple(out)
+
+
+def book_words(book: RhymeBook, keep: frozenset[str] | None = None,
+               data_dir: str | None = None) -> tuple[Mapping[str, tuple[Reading | None, ...]], dict]:
+    """(word → a Reading or None per char, its ``word_index``) in this book, only the words that fix one
+    of the chars in ``keep`` when given (the checker's: those whose reading changes a verdict)."""
+    words, index = _book_words(book, data_dir)
+    if keep is None:
+        return words, index
+    kept = {w: r for w, r in words.items() if any(x is not None and c in keep for c, x in zip(w, r))}
+    return MappingProxyType(kept), word_index(kept)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fixed(line: str, book: RhymeBook, data_dir: str | None) -> tuple[Reading | None, ...]:
+    return cut_readings(line, *_book_words(book, data_dir))
 
 
 def fixed_readings(
@@ -139,4 +176,4 @@ def fixed_readings(
     ['上平四支', '上平四支']
     """
     book = book if book is not None else get_rhyme_book()
-    return _fixed(line, book, os.fspath(data_dir) if data_dir is not None else None)
+    return _fixed(line, book, os.fspath(data_dir) if data_dir is not None else None) or (None,) * len(line)

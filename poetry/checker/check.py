@@ -40,8 +40,8 @@ def check_lines_brief(text: str, rhyme_book: Any = "pingshui", form: str | None 
 
 def brief_analysis(text: str, table: BookTable, form: str | None = None) -> Analysis:
     """The findings of one poem as batch mode needs them: the quick reading, no wording."""
-    _, lines, _, entries, plain = prepare(text, table, fast=True)
-    return analyse(lines, entries, table, detail=False, plain=plain, form=form)
+    poem = prepare(text, table, fast=True)
+    return analyse(poem.lines, poem.entries, table, detail=False, plain=poem.plain, form=form, fixes=poem.fixes)
 
 
 def check_poem(

@@ -37,7 +37,7 @@ from poetry.checker.analysis import (
     where,
 )
 from poetry.checker.report import Kind, Status
-from poetry.checker.tables import ANY_ZE, COMMON_ZE, UNKNOWN, BookTable, Entry, Masks, line_masks
+from poetry.checker.tables import ANY_ZE, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry, Masks, line_masks
 from poetry.forms import PING, ZE, form_name, line_pattern, opposite, pattern_name
 
 #: The positions 二四(六) must follow (0-based bits), the last char aside.
@@ -45,7 +45,6 @@ _STRICT = {5: 0b01010, 7: 0b0101010}
 #: The kinds bound once (a class attribute of an Enum is slow to look up in Python 3.11).
 TONE, RHYME_KIND, ADHESION, OPPOSITION = Kind.TONE, Kind.RHYME, Kind.ADHESION, Kind.OPPOSITION
 LONE_PING, TRIPLE_PING_TAIL, TRIPLE_ZE_TAIL = Kind.LONE_PING, Kind.TRIPLE_PING_TAIL, Kind.TRIPLE_ZE_TAIL
-#: The statuses a 近體 rule gives, which a poem demoted to 古體 turns back to free.
 
 
 @cache
@@ -172,12 +171,13 @@ class Verse:
 
 
 def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] | None, feet: list[Entry],
-                      table: BookTable, plain: bool, declared: bool = False) -> None:
+                      table: BookTable, plain: bool, declared: bool = False, fixes: dict | None = None) -> None:
     """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every rule judged.
 
     ``feet``: each line's last entry; ``entries`` (every char's) may be None in the batch path; ``plain``:
     every entry is the table's own (traditional text), so the table's memoised masks serve; ``declared``:
-    the poet declared this 近體 form, so a 仄韻 is a fault of each foot rather than a 古體 reading."""
+    the poet declared this 近體 form, so a 仄韻 is a fault of each foot rather than a 古體 reading;
+    ``fixes``: with ``plain``, the readings words fix ((line, char) → Entry), put into the masks."""
     n, length = len(lines), len(lines[0])
     group, ze = choose_group(feet[1::2], feet[0])
     a.group = group
@@ -187,6 +187,9 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     first_rhymes = _first_line_rhymes(feet[0], group)
     if plain:
         masks = table.masks_of(lines)  # traditional text: memoised by tone codes
+        if fixes:  # a word's reading alone (宰相: 相 仄)
+            for (i, j), e in fixes.items():
+                masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)
     else:
         masks = [line_masks(row) for row in entries]  # simplified text: merged readings
     ends = line_ends(n, first_rhymes)
@@ -203,6 +206,7 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
         lines, feet, masks, length, ends, states, list(patterns), list(mismatch), list(forgiven), group,
         table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
     )  # fmt: skip
+    read_by_pattern(verse)
     a.form = form_name(length, n)
     a.pattern = pattern_name(PING if states[0] == 0 else ZE, first_rhymes)
     # Each rule over every line; the findings are sorted by place afterwards, and a line's
@@ -215,6 +219,38 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     judge_tail(a, verse, inverted)
     if verse.broken and len(verse.broken) * 2 >= n and not declared:
         note_ancient_reading(a, verse)
+
+
+def read_by_pattern(v: Verse) -> None:
+    """One reading per char: a 多音字 at a 二四六 position is read as the pattern wants it there (the
+    tail rules, 孤平 and 三平尾, no longer count it the other way too), and the free char of a doubled
+    pair (疊字, 看看) is read as its partner.
+
+    >>> from poetry.checker import check_lines_brief
+    >>> [v["kind"].value for v in check_lines_brief("白日依山盡，雨中看看流。欲窮千里目，更上一層樓。")["violations"]]
+    ['lone_ping']
+    """
+    last, strict_bits = v.length - 1, _STRICT[v.length]
+    for i in [i for i, m in enumerate(v.masks) if m.may_ping & m.may_ze & strict_bits]:
+        m = v.masks[i]
+        both = m.may_ping & m.may_ze & strict_bits & ~v.mismatch[i] & ~v.forgiven[i]
+        if not both:
+            continue
+        line, std = v.lines[i], v.patterns[i]
+        for strict in range(1, last, 2):
+            if both >> strict & 1:
+                m = _read_as(m, 1 << strict, std[strict])
+                for free in (strict - 1, strict + 1):
+                    if free < last and line[free] == line[strict]:
+                        m = _read_as(m, 1 << free, std[strict])
+        v.masks[i] = m
+
+
+def _read_as(m: Masks, bit: int, tone: str) -> Masks:
+    """The masks with the char at ``bit`` read in ``tone`` alone."""
+    if tone == PING:
+        return Masks(m.may_ping | bit, m.may_ze & ~bit, m.common_ping | bit, m.common_ze & ~bit)
+    return Masks(m.may_ping & ~bit, m.may_ze | bit, m.common_ping & ~bit, m.common_ze | bit)
 
 
 def _rhymes_in_ze(a: Analysis, n: int, length: int) -> None:

@@ -108,6 +108,12 @@ class BookTable:
         #: chars not in the book (their entries carry UNKNOWN)
         self.unknown: set[str] = set()
         self._tone_chars: dict[str, tuple[str, ...]] = {}
+        #: the 多音字 a word may fix (reading.word_chars), computed on first use
+        self.word_chars: frozenset[str] | None = None
+        #: readings.book_words of those chars: (word → readings, its index)
+        self.words: tuple = ({}, {})
+        #: (char, group) → the Entry of a char read in that group alone (a reading fixed by its word)
+        self.fixed: dict[tuple[str, str], Entry] = {}
 
     def entry(self, char: str) -> Entry:
         """The Entry of one char (looked up in the book the first time)."""
