@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from poetry.checker import KINDS, MARKS, STATUSES, CheckResult, check_lines_brief, check_poem, format_report
-from poetry.errors import MalformedPoemError
+from poetry.errors import MalformedPoemError, UnsupportedFormError
 from poetry.text import to_simplified
 
 POEMS = json.loads((Path(__file__).parent / "data" / "poems.json").read_text(encoding="utf-8"))
@@ -325,3 +325,50 @@ def test_a_parsed_poem_is_judged_as_its_text(index, script):
         parsed = parse_poem(poem)
         assert check_poem(parsed) == check_poem(poem)
         assert check_poem(parsed, hand="山水风月") == check_poem(poem, hand="山水风月")
+
+
+# --- rule fixes of issue 13: 特拗's condition, 孤雁出群, 三平尾, 大拗's rescue, the 七言 孤平 setting ---------
+
+TIANMO = "涼風起天末，君子意如何。鴻雁幾時到，江湖秋水多。文章憎命達，魑魅喜人過。應共冤魂語，投詩贈汨羅。"
+DENGGUAN = "白日依山盡，黃河入海流。欲窮千里目，更上一層樓。"
+
+
+def _errors(text: str, **kwargs) -> list[tuple[int, int, str]]:
+    verdict = check_lines_brief(text, **kwargs)
+    return [(v["line"], v["pos"], v["kind"].value) for v in verdict["violations"] if v["severity"] == "error"]
+
+
+@pytest.mark.parametrize(
+    ("text", "errors"),
+    [
+        (TIANMO, []),  # 涼風起天末 平平仄平仄: 特拗 with its 1st char 平
+        (TIANMO.replace("涼風", "冷風"), [(1, 4, "tone")]),  # 仄平仄平仄: no 特拗 (王力《詩詞格律》)
+        (DENG_GAO.replace("嘯哀", "嘯寒"), [(1, 7, "rhyme")]),  # a 寒 first foot in a 灰 poem: 出韻
+        (DENG_GAO.replace("嘯哀", "嘯灘"), [(1, 7, "rhyme")]),  # 灘 平 (a rare 仄 is not taken to fit)
+        (DENGGUAN.replace("更上一層", "更上高層"), [(4, 3, "triple_ping_tail")]),  # 三平尾
+        (DENGGUAN.replace("黃河入海流", "黃河良蹉流"), [(2, 4, "triple_ping_tail")]),  # 蹉 仄 only rarely
+    ],
+)
+def test_rule_fixes_on_real_lines(text, errors):
+    assert _errors(text) == errors
+
+
+def test_neighbouring_first_foot_is_gu_yan_chu_qun():
+    report = check_poem(DENG_GAO.replace("嘯哀", "嘯悲"))
+    assert report.regulated
+    assert [v.message for v in report.violations if v.kind == "rhyme"] == ["首句韻腳『悲』屬鄰韻（孤雁出群），可用。"]
+
+
+def test_unrescued_da_ao_names_the_rescue():
+    [fault] = check_poem(DENGGUAN.replace("依山", "依水")).violations
+    assert fault.message == "第一句第四字『水』應平而仄（大拗：對句第三字『入』用平聲可救）。"
+    assert _errors(DENGGUAN.replace("依山", "依水").replace("入海", "歸海")) == []  # 對句 rescues it
+
+
+def test_seven_character_lone_ping_by_wang_li_or_lenient():
+    text = DENG_GAO.replace("不盡長江滾滾來", "平日一聲敗葉來")  # core 仄平仄仄平, 1st char 平
+    assert _errors(text) == [(4, 3, "lone_ping")]  # 王力: the 1st char neither counts nor rescues
+    assert _errors(text, lone_ping="lenient") == []
+    assert check_poem(text, lone_ping="lenient").regulated
+    with pytest.raises(UnsupportedFormError):
+        check_poem(text, lone_ping="loose")

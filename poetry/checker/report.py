@@ -43,6 +43,16 @@ class Kind(StrEnum):
     FORM = "form"  #: a line or a line count that departs from the declared form
 
 
+class LonePing(StrEnum):
+    """Whose 孤平 a 七言 line is judged by (the 五言 rule is one)."""
+
+    #: 王力《漢語詩律學》: the 1st char of a 七言 line is free and does not rescue: 仄仄平平仄仄平's
+    #: core 平平仄仄平 must keep its own 平 (平仄仄平仄仄平 is 孤平); the default
+    WANGLI = "wangli"
+    #: the other view: a 平 1st char counts (平仄仄平仄仄平 has two 平 besides the rhyme, no 孤平)
+    LENIENT = "lenient"
+
+
 class Severity(StrEnum):
     """A fault breaks the rules; a note is only remarked on."""
 

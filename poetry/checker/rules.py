@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from poetry.checker.analysis import NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
 from poetry.checker.regulated import analyse_regulated
-from poetry.checker.report import Kind, Status
+from poetry.checker.report import Kind, LonePing, Status
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
 from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape, line_pattern
 
@@ -28,18 +28,20 @@ def _length_of(lines: list[str]) -> int | None:
 
 
 def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTable, detail: bool = True,
-            plain: bool = False, form: str | None = None, fixes: dict | None = None) -> Analysis:
+            plain: bool = False, form: str | None = None, fixes: dict | None = None,
+            lone_ping: LonePing = LonePing.WANGLI) -> Analysis:
     """Judge a poem given its lines and their per-char entries (``detail``: word the findings and fill
     every char's status; ``plain``: each entry is the table's own entry of the char written, as for
     traditional text; entries None: plain, every char already in the table, rows built only where needed,
     with ``fixes`` ((line, char) → Entry: the readings words fix, reading.word_fixes) put in;
-    ``form``: the form the poet declared, one of forms.DECLARED_FORMS, judged as declared)."""
+    ``form``: the form the poet declared, one of forms.DECLARED_FORMS, judged as declared; ``lone_ping``:
+    whose 孤平 a 七言 line is judged by, report.LonePing)."""
     if form is not None:
         if entries is None:
             entries = _rows(lines, table, fixes)
-        return analyse_declared(lines, entries, table, detail, plain and not fixes, form)
+        return analyse_declared(lines, entries, table, detail, plain and not fixes, form, lone_ping)
     unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint("".join(lines))
-    a = Analysis(lines, detail)
+    a = Analysis(lines, detail, lone_ping)
     n = len(lines)
     length = a.length = _length_of(lines)
     regular = is_regulated_shape(length, n)
@@ -93,10 +95,10 @@ def _rows(lines: list[str], table: BookTable, fixes: dict | None) -> list[list[E
 
 
 def analyse_declared(lines: list[str], entries: list[list[Entry]], table: BookTable, detail: bool, plain: bool,
-                     form: str) -> Analysis:
+                     form: str, lone_ping: LonePing = LonePing.WANGLI) -> Analysis:
     """A declared form, judged as declared: every line or line count off its shape is a fault at its place,
     then the form's rules (古體: the rhyme only); the report's form is the declared one."""
-    a = Analysis(lines, detail)
+    a = Analysis(lines, detail, lone_ping)
     n = len(lines)
     length, count = DECLARED_FORMS[form]
     a.length = _length_of(lines)

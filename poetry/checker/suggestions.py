@@ -131,7 +131,7 @@ class FixContext:
             lines[i] = lines[i][:j] + c + lines[i][j + 1 :]
             entries = [list(row) for row in self.entries]
             entries[i][j] = e
-            after = analyse(lines, entries, self.table, detail=False, plain=self.plain)
+            after = analyse(lines, entries, self.table, detail=False, plain=self.plain, lone_ping=self.a.lone_ping)
             ok = self._safe[key] = not (_errors(after) - self.errors)
         return ok
 
