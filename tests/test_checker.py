@@ -206,11 +206,13 @@ def test_the_new_rhyme_book_reads_entering_tones_as_modern_mandarin():
 
     book = get_rhyme_book("xinyun")
     assert book.tone_of("白").value == "平"
-    shan_ju = POEMS[1]["text"]  # 山居秋暝 keeps the pattern in both books (石 竹 read 平 today, in free slots)
-    assert check_poem(shan_ju, rhyme_book="xinyun").regulated
+    shan_ju = POEMS[1]["text"]  # 山居秋暝: 石 竹 read 平 today, in free slots; but 歇 (入聲) is xie1 today:
+    # a 平 ending where 仄 is wanted (issue 13: pypinyin's bogus 仄 reading of 歇 used to hide it)
+    errors = [v for v in check_poem(shan_ju, rhyme_book="xinyun").violations if v.severity == "error"]
+    assert [(v.line, v.pos, v.kind) for v in errors] == [(7, 5, "tone")]
     planted = check_poem(shan_ju.replace("明月松間照", "明星松間照"), rhyme_book="xinyun")
     tone = [v for v in planted.violations if v.severity == "error"]
-    assert [(v.line, v.pos, v.kind) for v in tone] == [(3, 2, "tone")]
+    assert [(v.line, v.pos, v.kind) for v in tone] == [(3, 2, "tone"), (7, 5, "tone")]
     assert tone[0].suggestions and all(book.tone_of(c).value == "仄" for c in tone[0].suggestions)
 
 
@@ -372,3 +374,22 @@ def test_seven_character_lone_ping_by_wang_li_or_lenient():
     assert check_poem(text, lone_ping="lenient").regulated
     with pytest.raises(UnsupportedFormError):
         check_poem(text, lone_ping="loose")
+
+
+@pytest.mark.parametrize(("char", "tone"), [("福", "平"), ("實", "平"), ("職", "平"), ("學", "平"), ("歇", "平")])
+def test_new_rhyme_book_keeps_only_readings_in_use(char, tone):
+    from poetry.prosody import get_rhyme_book
+
+    info = get_rhyme_book("xinyun").lookup(char)
+    assert info.tone.value == tone and not info.rare_tones  # no bogus 仄 (福 fu4, 實 zhi4, 職 te4, 學 jiao4)
+
+
+def test_new_rhyme_book_doubts_are_notes_in_every_output():
+    text = "白日依看盡，黃河入海流。欲窮千里目，更上幾層樓。"  # 看 平 (kan1) is the rarer reading
+    verdict = check_lines_brief(text, rhyme_book="xinyun")
+    assert verdict["regulated"]
+    assert [(v["line"], v["pos"], v["kind"], v["severity"]) for v in verdict["violations"]] == [
+        (1, 4, "doubtful_reading", "note")
+    ]
+    assert "1處讀音存疑" in check_poem(text, rhyme_book="xinyun").summary
+    assert check_lines_brief(text)["violations"] == []  # the 平水韻 keeps its ◇ in the report only

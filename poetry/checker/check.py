@@ -11,7 +11,7 @@ from typing import Any
 
 from poetry.checker.analysis import Analysis
 from poetry.checker.reading import Prepared, hand_chars, prepare
-from poetry.checker.report import CharReport, CheckResult, LineReport, LonePing, Severity, Violation, mark_of
+from poetry.checker.report import CharReport, CheckResult, Kind, LineReport, LonePing, Severity, Violation, mark_of
 from poetry.checker.rules import analyse
 from poetry.checker.suggestions import FixContext, suggest
 from poetry.checker.tables import BookTable, resolve_book, table_for
@@ -146,6 +146,12 @@ def _summary(a: Analysis) -> str:
         rescued = any("救" in note or "特拗" in note for note in a.notes)
         extra = "（有拗救）" if rescued else ""
         group = f"，押{a.group}" if a.group else ""
-        return f"此詩為{a.form}{('，' + a.pattern) if a.pattern else ''}{group}，合律{extra}。"
+        return f"此詩為{a.form}{('，' + a.pattern) if a.pattern else ''}{group}，合律{extra}{_doubts(a)}。"
     errors = sum(f.severity == Severity.ERROR for f in a.findings)
-    return f"此詩為{a.form}，有{errors}處不合律。"
+    return f"此詩為{a.form}，有{errors}處不合律{_doubts(a)}。"
+
+
+def _doubts(a: Analysis) -> str:
+    """「，N處讀音存疑」: chars that fit only by a rare reading (中華新韻/通韻), or ""."""
+    doubts = sum(f.kind == Kind.DOUBTFUL_READING for f in a.findings)
+    return f"，{doubts}處讀音存疑" if doubts else ""

@@ -45,6 +45,7 @@ _STRICT = {5: 0b01010, 7: 0b0101010}
 #: The kinds bound once (a class attribute of an Enum is slow to look up in Python 3.11).
 TONE, RHYME_KIND, ADHESION, OPPOSITION = Kind.TONE, Kind.RHYME, Kind.ADHESION, Kind.OPPOSITION
 LONE_PING, TRIPLE_PING_TAIL, TRIPLE_ZE_TAIL = Kind.LONE_PING, Kind.TRIPLE_PING_TAIL, Kind.TRIPLE_ZE_TAIL
+DOUBTFUL = Kind.DOUBTFUL_READING
 
 
 @cache
@@ -220,6 +221,8 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     inverted = judge_positions(a, verse, chain_ok)
     judge_foot(a, verse)
     judge_tail(a, verse, inverted)
+    if table.book.name != "pingshui":
+        note_doubtful(a, verse)
     if verse.broken and len(verse.broken) * 2 >= n and not declared:
         note_ancient_reading(a, verse)
 
@@ -539,6 +542,27 @@ def _fault_at(a: Analysis, v: Verse, i: int, j: int, need: str, kind: Kind, mess
     a.required[i][j] = need
     v.broken.add(i)
     a.error(i + 1, j + 1, kind, message if a.detail else "", Fix(i, j, need))
+
+
+def note_doubtful(a: Analysis, v: Verse) -> None:
+    """中華新韻/通韻: a 二四六 char or a line's last char that fits only by a rare Mandarin reading is a
+    doubt (疑讀), noted at its place in every output (kind ``doubtful_reading``), counted in the summary.
+
+    >>> from poetry.checker import check_poem
+    >>> r = check_poem("白日依看盡，黃河入海流。欲窮千里目，更上幾層樓。", rhyme_book="xinyun")
+    >>> [v.message for v in r.violations], r.summary
+    (['第一句第四字『看』讀平聲為少用之讀音，請自校。'], '此詩為五言絕句，仄起首句不入韻，押七尤，合律，1處讀音存疑。')
+    """
+    strict = _STRICT[v.length] | 1 << (v.length - 1)
+    for i, m in enumerate(v.masks):
+        _, want_ping, want_ze = standard_masks(v.length, PING if v.states[i] == 0 else ZE, v.ends[i])
+        doubt = ((want_ping & ~m.common_ping & m.may_ping) | (want_ze & ~m.common_ze & m.may_ze)) & strict
+        doubt &= ~v.mismatch[i] & ~v.forgiven[i]
+        for j in range(v.length):
+            if doubt >> j & 1:
+                tone = PING if want_ping >> j & 1 else ZE
+                message = f"{where(i + 1, j + 1)}『{v.lines[i][j]}』讀{tone}聲為少用之讀音，請自校。"
+                a.remark(i + 1, j + 1, DOUBTFUL, message if a.detail else "")
 
 
 def note_ancient_reading(a: Analysis, v: Verse) -> None:
