@@ -11,6 +11,7 @@ from typing import Any
 
 from poetry.checker.analysis import Analysis
 from poetry.checker.check import brief_analysis, lone_ping_rule
+from poetry.checker.reading import word_chars
 from poetry.checker.tables import resolve_book, table_for
 from poetry.errors import PoetryError
 from poetry.forms import declared_form
@@ -90,6 +91,7 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
     for char in set("".join(raw_lines)):
         if char >= "\u3400":
             table.entry(char)
+    word_chars(table)  # and the words that fix a 多音字's reading
     chunks = [(raw_lines[k : k + _CHUNK], book.name, form, lone_ping) for k in range(0, len(raw_lines), _CHUNK)]
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers) as pool:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, BookTable, Entry
+from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, RARE, BookTable, Entry
 from poetry.text import HAN_CLASS, MAX_LENGTH, ParsedPoem, parse_poem, simplified_only_chars, strip_notes
 
 #: A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters, newlines).
@@ -96,21 +96,55 @@ def word_chars(table: BookTable) -> frozenset[str]:
 
 
 def _load_words(table: BookTable) -> None:
-    """The table's word_chars and words (readings.book_words of those chars only)."""
-    table.word_chars, table.words = frozenset(), ({}, {})
+    """The table's word_chars and words (readings.book_words of those chars only), and rare_chars with
+    theirs: the chars a word fixes to their common tone while a rare reading has the other (人間: 間 平)."""
+    table.word_chars, table.words, table.rare_chars, table.rare_words = frozenset(), ({}, {}), frozenset(), ({}, {})
     if table.book.name != "pingshui":
         return
     from poetry.readings import book_words, word_table
 
-    found = set()
+    found, rare = set(), set()
     for word, positions in word_table().items():
         for i, group in positions:
             e = table.entry(word[i])
             common = _common_groups(table, word[i])
             if e.code & COMMON == COMMON or len(e.common_ping) > 1 or group not in common:
                 found.add(word[i])
+            elif e.code & RARE:
+                rare.add(word[i])
     table.word_chars = frozenset(found)
     table.words = book_words(table.book, table.word_chars)
+    table.rare_chars = frozenset(rare - found)
+    table.rare_words = book_words(table.book, table.rare_chars)
+
+
+def rare_fixes(lines: list[str], masks: list, table: BookTable, places: int) -> dict[tuple[int, int], Entry]:
+    """(line, char) → the Entry of the common reading a word fixes where a char would otherwise fit one
+    of ``places`` (a bitmask: the 二四六 chars and the foot) only by a rare reading of the other tone
+    (不如: 不 入聲, not the 平 of 尤): asked only of lines with such a fit, so the batch path seldom cuts a line.
+
+    >>> from poetry.checker.tables import resolve_book, table_for
+    >>> table = table_for(resolve_book("pingshui"))
+    >>> rows = [[table.entry(c) for c in "舊遊皆不如"]]
+    >>> {k: e.tone for k, e in rare_fixes(["舊遊皆不如"], table.masks_of(["舊遊皆不如"]), table, 0b11010).items()}
+    {(0, 3): '仄'}
+    """
+    word_chars(table)
+    chars, fixes = table.rare_chars, {}
+    if not chars:
+        return fixes
+    from poetry.readings import cut_readings
+
+    words, index = table.rare_words
+    for i, m in enumerate(masks):
+        rare = ((m.may_ping & ~m.common_ping) | (m.may_ze & ~m.common_ze)) & places
+        line = lines[i]
+        if not rare or chars.isdisjoint(line):
+            continue
+        for j, reading in enumerate(cut_readings(line, words, index)):
+            if reading is not None and rare >> j & 1 and line[j] in chars:
+                fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
+    return fixes
 
 
 def _common_groups(table: BookTable, char: str) -> frozenset[str]:

@@ -36,6 +36,7 @@ from poetry.checker.analysis import (
     cn_numeral,
     where,
 )
+from poetry.checker.reading import rare_fixes
 from poetry.checker.report import Kind, LonePing, Status
 from poetry.checker.tables import COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry, Masks, line_masks
 from poetry.forms import PING, ZE, form_name, line_pattern, opposite, pattern_name
@@ -196,6 +197,9 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
                 masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)
     else:
         masks = [line_masks(row) for row in entries]  # simplified text: merged readings
+    rare = rare_fixes(lines, masks, table, _STRICT[length] | 1 << (length - 1))
+    if rare:  # a rare reading a word rules out (深夜: 深 平) no longer fits
+        masks = _fix_rare(masks, rare, entries, feet, length)
     ends = line_ends(n, first_rhymes)
     third = 1 << (length - 3)
     # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
@@ -250,6 +254,19 @@ def read_by_pattern(v: Verse) -> None:
                     if free < last and line[free] == line[strict]:
                         m = _read_as(m, 1 << free, std[strict])
         v.masks[i] = m
+
+
+def _fix_rare(masks: list[Masks], fixes: dict, entries: list[list[Entry]] | None, feet: list[Entry],
+              length: int) -> list[Masks]:
+    """The masks (and entries, feet) with the readings of ``reading.rare_fixes`` put in."""
+    masks = list(masks)
+    for (i, j), e in fixes.items():
+        masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)
+        if entries is not None:
+            entries[i][j] = e
+        if j == length - 1:
+            feet[i] = e
+    return masks
 
 
 def _read_as(m: Masks, bit: int, tone: str) -> Masks:

@@ -112,6 +112,9 @@ class BookTable:
         self.word_chars: frozenset[str] | None = None
         #: readings.book_words of those chars: (word → readings, its index)
         self.words: tuple = ({}, {})
+        #: chars a word fixes to their common tone while a rare reading has the other, and their words
+        self.rare_chars: frozenset[str] = frozenset()
+        self.rare_words: tuple = ({}, {})
         #: (char, group) → the Entry of a char read in that group alone (a reading fixed by its word)
         self.fixed: dict[tuple[str, str], Entry] = {}
 
