@@ -412,3 +412,18 @@ def test_prosody_cases(case):
     errors = {(v.line, v.pos) for v in report.violations if v.severity == "error"}
     assert report.regulated == case["regulated"]
     assert errors == {(line, pos) for line, pos, _ in case["faults"]}  # each at its place, none elsewhere
+
+
+@pytest.mark.parametrize("case", [c for c in PROSODY_CASES["cases"] if c["faults"]], ids=lambda c: c["id"])
+def test_every_suggestion_mends_its_fault_and_adds_none(case):
+    report = check_poem(case["text"], lone_ping=case.get("gu_ping"))
+    before = {(v.line, v.pos, v.kind) for v in report.violations if v.severity == "error"}
+    lines = [line.text for line in report.lines]
+    for v in report.violations:
+        for c in v.suggestions[:3]:
+            mended = list(lines)
+            mended[v.line - 1] = mended[v.line - 1][: v.pos - 1] + c + mended[v.line - 1][v.pos :]
+            after = check_poem("，".join(mended) + "。", lone_ping=case.get("gu_ping"))
+            errors = {(w.line, w.pos, w.kind) for w in after.violations if w.severity == "error"}
+            assert not any(e[:2] == (v.line, v.pos) for e in errors), (c, errors)  # no fault kept (group, tone, 撞韻)
+            assert errors <= before, (c, errors - before)  # none created
