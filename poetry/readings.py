@@ -158,6 +158,67 @@ def book_words(book: RhymeBook, keep: frozenset[str] | None = None,
     return MappingProxyType(kept), word_index(kept)
 
 
+def near_index(words: Mapping[str, tuple[Reading | None, ...]], keep: frozenset[str]) -> dict[str, tuple]:
+    """Two chars → (where they stand in the word, the word) for the words of ``words`` holding a fixed
+    char of ``keep``: the fixed char and the one before it (or after it, at a word's start). ``cut_near``
+    looks a line's words up from its chars of ``keep`` alone.
+
+    >>> words = {"宰相": (None, "r"), "相思": ("r", None)}
+    >>> near_index(words, frozenset("相"))
+    {'宰相': ((0, '宰相'),), '相思': ((0, '相思'),)}
+    """
+    index: dict[str, set[tuple[int, str]]] = {}
+    for word, readings in words.items():
+        for k, reading in enumerate(readings):
+            if reading is not None and word[k] in keep:
+                offset = k - 1 if k else 0
+                index.setdefault(word[offset : offset + 2], set()).add((offset, word))
+    return {pair: tuple(sorted(found)) for pair, found in index.items()}
+
+
+def cut_near(line: str, words: Mapping[str, tuple[Reading | None, ...]], keep: frozenset[str],
+             near: dict[str, tuple]) -> tuple:
+    """``cut_readings`` for a line whose words all hold a fixed char of ``keep`` (``near`` from
+    ``near_index``): the candidate words are looked up around those chars only, then taken by forward
+    longest match, so the result is cut_readings' own.
+
+    >>> words = {"宰相": (None, "仄"), "相思": ("平", None)}
+    >>> cut_near("宰相思", words, frozenset("相"), near_index(words, frozenset("相")))
+    (None, '仄', None)
+    """
+    found = []
+    for p, char in enumerate(line):
+        if char in keep:
+            for q in (p - 1, p) if p else (p,):
+                for offset, word in near.get(line[q : q + 2], ()):
+                    found.append((q - offset, word))
+    return _take(line, words, found) if found else ()
+
+
+def _take(line: str, words: Mapping, found: list[tuple[int, str]]) -> tuple:
+    """Forward longest match over candidate (start, word) pairs: the earliest start, the longest word."""
+    out: list = [None] * len(line)
+    taken = False
+    cursor = 0
+    for start, word in sorted(set(found), key=lambda sw: (sw[0], -len(sw[1]))):
+        if start < cursor or start < 0 or not line.startswith(word, start):
+            continue
+        cursor = start + len(word)
+        if across_caesura(line, start, word):
+            continue
+        taken = True
+        for j, reading in enumerate(words[word]):
+            if reading is not None:
+                out[start + j] = reading
+    if not taken:
+        return ()
+    for i in range(len(line) - 1):
+        # 疊字: one reading for both chars of the pair
+        if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
+            out[i] = out[i + 1] = out[i] or out[i + 1]
+    return tuple(out)
+
+
 @lru_cache(maxsize=1 << 16)
 def _fixed(line: str, book: RhymeBook, data_dir: str | None) -> tuple[Reading | None, ...]:
     return cut_readings(line, *_book_words(book, data_dir))

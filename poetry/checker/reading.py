@@ -101,7 +101,7 @@ def _load_words(table: BookTable) -> None:
     table.word_chars, table.words, table.rare_chars, table.rare_words = frozenset(), ({}, {}), frozenset(), ({}, {})
     if table.book.name != "pingshui":
         return
-    from poetry.readings import book_words, word_table
+    from poetry.readings import word_table
 
     found, rare = set(), set()
     for word, positions in word_table().items():
@@ -113,35 +113,40 @@ def _load_words(table: BookTable) -> None:
             elif e.code & RARE:
                 rare.add(word[i])
     table.word_chars = frozenset(found)
-    table.words = book_words(table.book, table.word_chars)
+    table.words = _near(table.book, table.word_chars)
     table.rare_chars = frozenset(rare - found)
-    table.rare_words = book_words(table.book, table.rare_chars)
+    table.rare_words = _near(table.book, table.rare_chars)
 
 
-def rare_fixes(lines: list[str], masks: list, table: BookTable, places: int) -> dict[tuple[int, int], Entry]:
-    """(line, char) → the Entry of the common reading a word fixes where a char would otherwise fit one
-    of ``places`` (a bitmask: the 二四六 chars and the foot) only by a rare reading of the other tone
-    (不如: 不 入聲, not the 平 of 尤): asked only of lines with such a fit, so the batch path seldom cuts a line.
+def _near(book, chars: frozenset[str]) -> tuple:
+    """(word → readings, readings.near_index) of the words fixing one of ``chars``."""
+    from poetry.readings import book_words, near_index
+
+    words = book_words(book, chars)[0]
+    return words, near_index(words, chars)
+
+
+def rare_fixes(lines: list[str], places: list[int], table: BookTable) -> dict[tuple[int, int], Entry]:
+    """(line, char) → the Entry of the common reading a word fixes where a char fits its place (``places``:
+    a bitmask per line) only by a rare reading of the other tone (不如: 不 入聲, not the 平 of 尤): asked
+    only of the lines with such a fit, so the batch path seldom cuts a line.
 
     >>> from poetry.checker.tables import resolve_book, table_for
-    >>> table = table_for(resolve_book("pingshui"))
-    >>> rows = [[table.entry(c) for c in "舊遊皆不如"]]
-    >>> {k: e.tone for k, e in rare_fixes(["舊遊皆不如"], table.masks_of(["舊遊皆不如"]), table, 0b11010).items()}
+    >>> {k: e.tone for k, e in rare_fixes(["舊遊皆不如"], [0b01000], table_for(resolve_book("pingshui"))).items()}
     {(0, 3): '仄'}
     """
     word_chars(table)
     chars, fixes = table.rare_chars, {}
     if not chars:
         return fixes
-    from poetry.readings import cut_readings
+    from poetry.readings import cut_near
 
-    words, index = table.rare_words
-    for i, m in enumerate(masks):
-        rare = ((m.may_ping & ~m.common_ping) | (m.may_ze & ~m.common_ze)) & places
+    words, near = table.rare_words
+    for i, rare in enumerate(places):
         line = lines[i]
         if not rare or chars.isdisjoint(line):
             continue
-        for j, reading in enumerate(cut_readings(line, words, index)):
+        for j, reading in enumerate(cut_near(line, words, chars, near)):
             if reading is not None and rare >> j & 1 and line[j] in chars:
                 fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
     return fixes
@@ -166,13 +171,13 @@ def word_fixes(lines: list[str], table: BookTable) -> dict[tuple[int, int], Entr
     fixes: dict[tuple[int, int], Entry] = {}
     if not chars:
         return fixes
-    from poetry.readings import cut_readings
+    from poetry.readings import cut_near
 
-    words, index = table.words
+    words, near = table.words
     for i, line in enumerate(lines):
         if chars.isdisjoint(line):
             continue
-        for j, reading in enumerate(cut_readings(line, words, index)):
+        for j, reading in enumerate(cut_near(line, words, chars, near)):
             if reading is not None and line[j] in chars:
                 fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
     return fixes

@@ -197,17 +197,14 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
                 masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)
     else:
         masks = [line_masks(row) for row in entries]  # simplified text: merged readings
-    rare = rare_fixes(lines, masks, table, _STRICT[length] | 1 << (length - 1))
-    if rare:  # a rare reading a word rules out (深夜: 深 平) no longer fits
-        masks = _fix_rare(masks, rare, entries, feet, length)
     ends = line_ends(n, first_rhymes)
-    third = 1 << (length - 3)
-    # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
-    fitted = [
-        line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
-        for i in range(n)
-    ]
-    states = keys_by_chain([cost for _, cost in fitted], masks, length)
+    fitted, states = _fit(masks, ends, length)
+    rare_fits = _rare_fits(masks, ends, states, fitted, length)
+    if any(rare_fits):
+        rare = rare_fixes(lines, rare_fits, table)
+        if rare:  # a rare reading its word rules out (不如: 不 仄, not the 平 of 尤) no longer fits
+            masks = _fix_rare(masks, rare, entries, feet, length)
+            fitted, states = _fit(masks, ends, length)
     # each line's (mismatch, forgiven, pattern) under its key
     mismatch, forgiven, patterns = zip(*[pair[state] for (pair, _), state in zip(fitted, states)])
     verse = Verse(
@@ -254,6 +251,30 @@ def read_by_pattern(v: Verse) -> None:
                     if free < last and line[free] == line[strict]:
                         m = _read_as(m, 1 << free, std[strict])
         v.masks[i] = m
+
+
+def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[list, tuple[int, ...]]:
+    """Each line's line_costs and its key by keys_by_chain."""
+    n, third = len(masks), 1 << (length - 3)
+    # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
+    fitted = [
+        line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
+        for i in range(n)
+    ]
+    return fitted, keys_by_chain([cost for _, cost in fitted], masks, length)
+
+
+def _rare_fits(masks: list[Masks], ends: tuple[str, ...], states: tuple[int, ...], fitted: list,
+               length: int) -> list[int]:
+    """Per line, the 二四六 chars and the foot that fit their pattern only by a rare reading."""
+    places, out = _STRICT[length] | 1 << (length - 1), []
+    for m, end, state, (pair, _) in zip(masks, ends, states, fitted):
+        rare = ((m.may_ping & ~m.common_ping) | (m.may_ze & ~m.common_ze)) & places
+        if rare:  # a char with a rare reading at a place the pattern reads: does it fit only so?
+            _, want_ping, want_ze = standard_masks(length, PING if state == 0 else ZE, end)
+            rare &= ((want_ping & ~m.common_ping) | (want_ze & ~m.common_ze)) & ~pair[state][1]
+        out.append(rare)
+    return out
 
 
 def _fix_rare(masks: list[Masks], fixes: dict, entries: list[list[Entry]] | None, feet: list[Entry],

@@ -110,7 +110,7 @@ class BookTable:
         self._tone_chars: dict[str, tuple[str, ...]] = {}
         #: the 多音字 a word may fix (reading.word_chars), computed on first use
         self.word_chars: frozenset[str] | None = None
-        #: readings.book_words of those chars: (word → readings, its index)
+        #: the words fixing those chars: (word → readings, readings.near_index)
         self.words: tuple = ({}, {})
         #: chars a word fixes to their common tone while a rare reading has the other, and their words
         self.rare_chars: frozenset[str] = frozenset()
