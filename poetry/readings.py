@@ -122,8 +122,7 @@ def cut_readings(line: str, words: Mapping[str, tuple[Reading | None, ...]], ind
     """The readings the words of ``words`` (indexed by ``word_index``) fix in a line, by forward
     longest match, two-char words kept inside their feet, a 疊字 one reading for both: a Reading or None
     per char, or () where no word decides (most lines)."""
-    out: list[Reading | None] = [None] * len(line)
-    found = False
+    taken = []
     i, last = 0, len(line) - 1
     while i < last:  # ``longest_match``, inlined: this runs on most lines of a batch
         inner = index.get(line[i])
@@ -131,15 +130,20 @@ def cut_readings(line: str, words: Mapping[str, tuple[Reading | None, ...]], ind
             for word in inner.get(line[i + 1], ()):
                 if line.startswith(word, i):
                     if not across_caesura(line, i, word):
-                        found = True
-                        for j, reading in enumerate(words[word]):
-                            if reading is not None:
-                                out[i + j] = reading
+                        taken.append((i, word))
                     i += len(word) - 1
                     break
         i += 1
-    if not found:
-        return ()
+    return _apply(line, words, taken) if taken else ()
+
+
+def _apply(line: str, words: Mapping, taken: list[tuple[int, str]]) -> tuple:
+    """The readings of the words taken ((start, word) pairs), a 疊字 one reading for both."""
+    out: list = [None] * len(line)
+    for start, word in taken:
+        for j, reading in enumerate(words[word]):
+            if reading is not None:
+                out[start + j] = reading
     for i in range(len(line) - 1):
         # 疊字: one reading for both chars of the pair
         if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
@@ -197,26 +201,15 @@ def cut_near(line: str, words: Mapping[str, tuple[Reading | None, ...]], keep: f
 
 def _take(line: str, words: Mapping, found: list[tuple[int, str]]) -> tuple:
     """Forward longest match over candidate (start, word) pairs: the earliest start, the longest word."""
-    out: list = [None] * len(line)
-    taken = False
+    taken = []
     cursor = 0
     for start, word in sorted(set(found), key=lambda sw: (sw[0], -len(sw[1]))):
         if start < cursor or start < 0 or not line.startswith(word, start):
             continue
         cursor = start + len(word)
-        if across_caesura(line, start, word):
-            continue
-        taken = True
-        for j, reading in enumerate(words[word]):
-            if reading is not None:
-                out[start + j] = reading
-    if not taken:
-        return ()
-    for i in range(len(line) - 1):
-        # 疊字: one reading for both chars of the pair
-        if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
-            out[i] = out[i + 1] = out[i] or out[i + 1]
-    return tuple(out)
+        if not across_caesura(line, start, word):
+            taken.append((start, word))
+    return _apply(line, words, taken) if taken else ()
 
 
 @lru_cache(maxsize=1 << 16)
