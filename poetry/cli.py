@@ -63,6 +63,9 @@ def get_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=["text", "json", "jsonl"], default="text")
     check.add_argument("--form", choices=list(DECLARED_FORMS), default=None,
                        help="宣告的體裁，依所宣體裁論（jsonl 每行亦可帶 \"form\"）")
+    check.add_argument("--gu-ping", choices=["wangli", "lenient"], default="wangli",
+                       help="七言孤平的判法：wangli（王力《漢語詩律學》，預設：第一字不論，亦不能救）；"
+                            "lenient（第一字平聲亦算）")
     check.set_defaults(handler=_cmd_check)
 
     # --- deal (owner: tiles) ----------------------------------------------------------------
@@ -91,9 +94,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
     text = _read_input(args.file)
     if args.format == "jsonl":
-        checker.run_jsonl(text.splitlines(), args.rhyme_book, out.write, form=args.form)
+        checker.run_jsonl(text.splitlines(), args.rhyme_book, out.write, form=args.form, lone_ping=args.gu_ping)
         return 0
-    result = checker.check_poem(text, rhyme_book=args.rhyme_book, form=args.form)
+    result = checker.check_poem(text, rhyme_book=args.rhyme_book, form=args.form, lone_ping=args.gu_ping)
     if args.format == "json":
         import dataclasses
         import json

@@ -108,22 +108,113 @@ def doubled_pairs(line: str) -> tuple[int, ...]:
     return tuple(i for i in range(len(line) - 1) if line[i] == line[i + 1])
 
 
-@lru_cache(maxsize=1 << 16)
-def _fixed(line: str, book: RhymeBook, data_dir: str | None) -> tuple[Reading | None, ...]:
-    words, index = _book_words(book, data_dir)
-    out: list[Reading | None] = [None] * len(line)
-    found = False
-    for start, word in longest_match(line, index):
-        found = True
+def across_caesura(line: str, start: int, word: str) -> bool:
+    """Whether a two-char word would straddle a 五言 line's pause after its 2nd char, or a 七言's
+    after its 2nd or 4th (死生｜長別離 holds no 生長): verse words keep inside their feet.
+
+    >>> across_caesura("死生長別離", 1, "生長"), across_caesura("門前宰相車", 2, "宰相")
+    (True, False)
+    """
+    return len(word) == 2 and (start == 1 or start == 3 and len(line) == 7) and len(line) in (5, 7)
+
+
+def cut_readings(line: str, words: Mapping[str, tuple[Reading | None, ...]], index: dict) -> tuple:
+    """The readings the words of ``words`` (indexed by ``word_index``) fix in a line, by forward
+    longest match, two-char words kept inside their feet, a 疊字 one reading for both: a Reading or None
+    per char, or () where no word decides (most lines)."""
+    taken = []
+    i, last = 0, len(line) - 1
+    while i < last:  # ``longest_match``, inlined: this runs on most lines of a batch
+        inner = index.get(line[i])
+        if inner is not None:
+            for word in inner.get(line[i + 1], ()):
+                if line.startswith(word, i):
+                    if not across_caesura(line, i, word):
+                        taken.append((i, word))
+                    i += len(word) - 1
+                    break
+        i += 1
+    return _apply(line, words, taken) if taken else ()
+
+
+def _apply(line: str, words: Mapping, taken: list[tuple[int, str]]) -> tuple:
+    """The readings of the words taken ((start, word) pairs), a 疊字 one reading for both."""
+    out: list = [None] * len(line)
+    for start, word in taken:
         for j, reading in enumerate(words[word]):
             if reading is not None:
                 out[start + j] = reading
-    if found:
-        for i in range(len(line) - 1):
-            # 疊字: one reading for both chars of the pair
-            if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
-                out[i] = out[i + 1] = out[i] or out[i + 1]
+    for i in range(len(line) - 1):
+        # 疊字: one reading for both chars of the pair
+        if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
+            out[i] = out[i + 1] = out[i] or out[i + 1]
     return tuple(out)
+
+
+def book_words(book: RhymeBook, keep: frozenset[str] | None = None,
+               data_dir: str | None = None) -> tuple[Mapping[str, tuple[Reading | None, ...]], dict]:
+    """(word → a Reading or None per char, its ``word_index``) in this book, only the words that fix one
+    of the chars in ``keep`` when given (the checker's: those whose reading changes a verdict)."""
+    words, index = _book_words(book, data_dir)
+    if keep is None:
+        return words, index
+    kept = {w: r for w, r in words.items() if any(x is not None and c in keep for c, x in zip(w, r))}
+    return MappingProxyType(kept), word_index(kept)
+
+
+def near_index(words: Mapping[str, tuple[Reading | None, ...]], keep: frozenset[str]) -> dict[str, tuple]:
+    """Two chars → (where they stand in the word, the word) for the words of ``words`` holding a fixed
+    char of ``keep``: the fixed char and the one before it (or after it, at a word's start). ``cut_near``
+    looks a line's words up from its chars of ``keep`` alone.
+
+    >>> words = {"宰相": (None, "r"), "相思": ("r", None)}
+    >>> near_index(words, frozenset("相"))
+    {'宰相': ((0, '宰相'),), '相思': ((0, '相思'),)}
+    """
+    index: dict[str, set[tuple[int, str]]] = {}
+    for word, readings in words.items():
+        for k, reading in enumerate(readings):
+            if reading is not None and word[k] in keep:
+                offset = k - 1 if k else 0
+                index.setdefault(word[offset : offset + 2], set()).add((offset, word))
+    return {pair: tuple(sorted(found)) for pair, found in index.items()}
+
+
+def cut_near(line: str, words: Mapping[str, tuple[Reading | None, ...]], keep: frozenset[str],
+             near: dict[str, tuple]) -> tuple:
+    """``cut_readings`` for a line whose words all hold a fixed char of ``keep`` (``near`` from
+    ``near_index``): the candidate words are looked up around those chars only, then taken by forward
+    longest match, so the result is cut_readings' own.
+
+    >>> words = {"宰相": (None, "仄"), "相思": ("平", None)}
+    >>> cut_near("宰相思", words, frozenset("相"), near_index(words, frozenset("相")))
+    (None, '仄', None)
+    """
+    found = []
+    for p, char in enumerate(line):
+        if char in keep:
+            for q in (p - 1, p) if p else (p,):
+                for offset, word in near.get(line[q : q + 2], ()):
+                    found.append((q - offset, word))
+    return _take(line, words, found) if found else ()
+
+
+def _take(line: str, words: Mapping, found: list[tuple[int, str]]) -> tuple:
+    """Forward longest match over candidate (start, word) pairs: the earliest start, the longest word."""
+    taken = []
+    cursor = 0
+    for start, word in sorted(set(found), key=lambda sw: (sw[0], -len(sw[1]))):
+        if start < cursor or start < 0 or not line.startswith(word, start):
+            continue
+        cursor = start + len(word)
+        if not across_caesura(line, start, word):
+            taken.append((start, word))
+    return _apply(line, words, taken) if taken else ()
+
+
+@lru_cache(maxsize=1 << 16)
+def _fixed(line: str, book: RhymeBook, data_dir: str | None) -> tuple[Reading | None, ...]:
+    return cut_readings(line, *_book_words(book, data_dir))
 
 
 def fixed_readings(
@@ -139,4 +230,4 @@ def fixed_readings(
     ['上平四支', '上平四支']
     """
     book = book if book is not None else get_rhyme_book()
-    return _fixed(line, book, os.fspath(data_dir) if data_dir is not None else None)
+    return _fixed(line, book, os.fspath(data_dir) if data_dir is not None else None) or (None,) * len(line)

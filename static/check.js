@@ -43,6 +43,8 @@ const editor = attach(textarea, {
 updateCount();
 // a declared form is judged as declared (every departure a fault at its place)
 $("poem-form").addEventListener("change", () => editor.setOptions({ form: $("poem-form").value || null }));
+// 七言孤平: 王力's reading (the 1st char free) or the other
+$("poem-gu-ping").addEventListener("change", () => editor.setOptions({ guPing: $("poem-gu-ping").value }));
 
 // Loading an example or clearing replaces the draft: keep the old one and offer it back.
 function replaceDraft(text, notice) {

@@ -37,6 +37,7 @@
  *                  not in the hand use them up (marked 白) before any is flagged. Default 0.
  *   title          The poem's title (a string, or a function returning it): its tiles count as used.
  *   form           The declared form (五言絕句, 七言律詩 …, 古體): the checker judges the poem as that form.
+ *   guPing         七言孤平: "wangli" (王力, the 1st char free and no rescue; the checker's default) or "lenient".
  *   storageKey     localStorage key for a copy of the draft (the /check page uses one): written on
  *                  every edit, restored on attach when the textarea is empty.
  *   onChange(text)           called on every edit (typing, pasting, a suggestion click) — save drafts here.
@@ -339,6 +340,7 @@ class PoemEditor {
     const title = typeof this.opts.title === "function" ? this.opts.title() : this.opts.title;
     if (title) payload.title = String(title);  // its tiles count as used
     if (this.opts.form) payload.form = this.opts.form;  // the declared form (五言絕句 …), judged as declared
+    if (this.opts.guPing) payload.gu_ping = this.opts.guPing;  // 七言孤平: "wangli" (default) or "lenient"
     const how = { headers: this.opts.headers, signal: controller ? controller.signal : undefined };
     api("POST", this.opts.endpoint, payload, how)
       .then((result) => this.answered(result, mine, text))

@@ -326,3 +326,14 @@ def test_a_simplified_poem_of_held_tiles_is_in_hand(client):
     feet = [line["chars"][-1] for line in r["lines"]]
     assert [c["in_hand"] for c in feet] == [True, True]
     assert r["tiles"]["used"] == 3  # 楼 and 流 in the poem, 登 in the title (楼 counted once)
+
+
+def test_gu_ping_setting(client):
+    text = DENG_GAO.replace("不盡長江滾滾來", "平日一聲敗葉來")  # 七言 孤平 by 王力 only
+    assert not post(client, {"text": text}).get_json()["regulated"]
+    assert not post(client, {"text": text, "gu_ping": "wangli"}).get_json()["regulated"]
+    assert post(client, {"text": text, "gu_ping": "lenient"}).get_json()["regulated"]
+    assert_chinese_400(post(client, {"text": text, "gu_ping": "loose"}))
+    spec = client.get("/api/openapi.json").get_json()
+    body = spec["paths"]["/api/check"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["properties"]["gu_ping"]["enum"] == ["wangli", "lenient"]

@@ -149,3 +149,14 @@ def test_grade_jsonl_output_is_clean_when_stderr_is_not_a_terminal(monkeypatch, 
     assert cli.main(["grade", "--format", "jsonl"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["id"] == 1 and captured.err == ""
+
+
+def test_check_gu_ping_setting(monkeypatch, capsys):
+    text = DENG_GAO.replace("不盡長江滾滾來", "平日一聲敗葉來")  # 七言 孤平 by 王力 only
+    _, out, _ = run(["check", "--format", "json"], text, monkeypatch, capsys)
+    assert not json.loads(out)["regulated"]
+    _, out, _ = run(["check", "--format", "json", "--gu-ping", "lenient"], text, monkeypatch, capsys)
+    assert json.loads(out)["regulated"]
+    line = json.dumps({"id": 1, "text": text}, ensure_ascii=False)
+    _, out, _ = run(["check", "--format", "jsonl", "--gu-ping", "lenient"], line, monkeypatch, capsys)
+    assert json.loads(out)["regulated"]

@@ -97,3 +97,49 @@ def test_readings_doctests_hold():
 
     result = doctest.testmod(poetry.readings)
     assert result.attempted >= 8 and result.failed == 0
+
+
+# --- the checker reads a 多音字 by its word (issue 13) --------------------------------------------
+
+DENG_GUAN_QUE = ["白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓"]
+
+
+def _variant(line: int, text: str) -> str:
+    lines = list(DENG_GUAN_QUE)
+    lines[line] = text
+    return "，".join(lines) + "。"
+
+
+def _faults(text: str) -> list[tuple[int, int, str]]:
+    from poetry.checker import check_lines_brief
+
+    verdict = check_lines_brief(text)
+    return [(v["line"], v["pos"], v["kind"].value) for v in verdict["violations"] if v["severity"] == "error"]
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "faults"),
+    [
+        (1, "相思入海流", []),  # 相思: 相 平, where 平 is wanted
+        (1, "宰相入海流", [(2, 2, "tone")]),  # 宰相: 相 去聲 at a 平 place; not re-read 平 to fit
+        (1, "雲中看看流", []),  # 看看 read alike, 仄 as the 4th char must be: 雲中 keep two 平
+        (1, "雨中看看流", [(2, 1, "lone_ping")]),  # 看看 仄仄: 中 the only 平 besides the rhyme
+    ],
+)
+def test_checker_reads_by_word(line, text, faults):
+    assert _faults(_variant(line, text)) == faults
+
+
+def test_rare_reading_fixed_by_word_is_not_self_check():
+    from poetry.checker import check_poem
+    from poetry.checker.report import Status
+
+    chars = check_poem(_variant(1, "纍纍入海流")).lines[1].chars
+    assert chars[1].status is Status.OK  # 纍纍 平 (支) by the word: no ◇
+    chars = check_poem(_variant(3, "纍纍上高樓")).lines[3].chars
+    assert chars[1].status is Status.WRONG  # and not re-read 仄 where 仄 is wanted
+
+
+def test_words_do_not_straddle_the_pause():
+    # 死生｜長別離 (張籍《沒蕃故人》): no 生長 across the pause, so 長 stays 平 by the pattern
+    assert fixed_readings("死生長別離")[2] is None

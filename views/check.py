@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from flask import Blueprint, current_app, jsonify, render_template
+from flask import Blueprint, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, UnprocessableEntity
 
 from poetry.checker import check_poem
@@ -28,7 +28,9 @@ MAX_HAND = 600
 RHYME_BOOKS = ("pingshui", "xinyun", "tongyun")
 #: The round's composition rule: rhyme feet from the hand, or 集字 (every character from the hand).
 RULES = ("rhyme", "jizi")
-FIELDS = ("text", "rhyme_book", "hand", "rule", "title", "wildcards", "form")
+FIELDS = ("text", "rhyme_book", "hand", "rule", "title", "wildcards", "form", "gu_ping")
+#: Whose 孤平 a 七言 line is judged by (poetry.checker.report.LonePing).
+GU_PING = ("wangli", "lenient")
 
 
 @bp.get("/check")
@@ -48,7 +50,10 @@ def check_page():
         "rule": {"enum": list(RULES), "description": "本局作詩規則：rhyme 韻腳用己牌，jizi 集字"},
         "title": {"type": "string", "maxLength": MAX_TITLE_LENGTH, "description": "詩題（計入用牌）"},
         "wildcards": {"type": "integer", "minimum": 0, "maximum": MAX_WILDCARDS, "description": "集字的白板張數"},
-        "form": FORM}}),
+        "form": FORM,
+        "gu_ping": {"enum": list(GU_PING), "default": "wangli",
+                    "description": "七言孤平的判法：wangli 依王力《漢語詩律學》，第一字不論、亦不能救（預設）；"
+                                   "lenient 第一字平聲亦算"}}}),
     "responses": {"200": ok({"type": "object", "properties": {
         "form": {"type": "string", "description": "所宣之體裁（有宣告時）或依詩形所判之體裁"},
         "tiles": {"type": "object", "description": "有手牌時：每字所用之牌（tiles.lines，白板或 null）與用牌數 used"
@@ -66,9 +71,10 @@ def api_check():
     :raise 422: the checker failed on this draft (logged; a bug to fix, never a 5xx to the poet).
     """
     text, rhyme_book, hand, rule, title, wildcards, form = _parse_request()
+    gu_ping = _parse_gu_ping()
     try:
         report = check_poem(text, rhyme_book=rhyme_book, hand=hand, hand_only=bool(hand) and rule == "jizi",
-                            form=form)
+                            form=form, lone_ping=gu_ping)
     except PoetryError:
         raise
     except Exception:
@@ -109,6 +115,14 @@ def _for_reader(report: dict, reader_hans: bool) -> dict:
             for cell in line["chars"]:
                 cell["groups"] = [to_simplified(group) for group in cell.get("groups") or ()]
     return report
+
+
+def _parse_gu_ping() -> str:
+    """The request's 孤平 setting ("wangli" when absent), or BadRequest naming the two."""
+    gu_ping = (request.get_json(silent=True) or {}).get("gu_ping") or "wangli"
+    if gu_ping not in GU_PING:
+        raise BadRequest("「gu_ping」只可為 wangli（王力：七言第一字不論）或 lenient（第一字平聲亦算）。")
+    return gu_ping
 
 
 def _unique(chars) -> list[str]:

@@ -9,9 +9,10 @@ position the way the tradition does:
   仄平仄仄平, 仄仄仄平仄仄平) or 三平尾 (the last three 平);
 - the accepted 拗救: 孤平拗救 in the line itself (仄平平仄平, 仄仄仄平平仄平), 對句相救 of 大拗 (出句
   4th/七言 6th char 仄, saved by the 對句's 3rd/七言 5th char 平) and 小拗 (出句 3rd/5th 仄), and
-  特拗 平平仄平仄 / 仄仄平平仄平仄 in an 出句;
+  特拗 平平仄平仄 / 仄仄平平仄平仄 in an 出句, only with its 1st (七言 3rd) char 平 (王力《詩詞格律》);
+  七言 孤平 by 王力 (the 1st char free, no rescue) unless ``lone_ping="lenient"``;
 - 黏 and 對 between lines; one 平聲 rhyme group for the even lines (and line 1 when it rhymes), a
-  first line borrowing a neighbouring group (孤雁入群) only noted; 出韻, 撞韻, 重字 (not 萋萋);
+  first line borrowing a neighbouring group (孤雁出群) only noted; 出韻, 撞韻, 重字 (not 萋萋);
 - 三仄尾 as a soft note; 仄韻 or breaks in half the lines or more make the poem 古體 (五言古絕, 七言古詩)
   rather than a failed 律詩.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from poetry.checker.report import Kind, Severity, Status
+from poetry.checker.report import Kind, LonePing, Severity, Status
 from poetry.checker.tables import (
     ANY_PING,
     COMMON_PING,
@@ -96,11 +96,12 @@ class Analysis:
 
     __slots__ = (
         "detail", "form", "length", "pattern", "group", "regulated",
-        "statuses", "required", "rhyme_lines", "findings", "notes", "ancient",
+        "statuses", "required", "rhyme_lines", "findings", "notes", "ancient", "lone_ping",
     )  # fmt: skip
 
-    def __init__(self, lines: list[str], detail: bool) -> None:
+    def __init__(self, lines: list[str], detail: bool, lone_ping: LonePing = LonePing.WANGLI) -> None:
         self.detail = detail  #: word the findings and fill every required position's status
+        self.lone_ping = lone_ping  #: whose 孤平 a 七言 line is judged by
         self.form = ""
         self.length: int | None = None
         self.pattern: str | None = None

@@ -10,7 +10,8 @@ import json
 from typing import Any
 
 from poetry.checker.analysis import Analysis
-from poetry.checker.check import brief_analysis
+from poetry.checker.check import brief_analysis, lone_ping_rule
+from poetry.checker.reading import word_chars
 from poetry.checker.tables import resolve_book, table_for
 from poetry.errors import PoetryError
 from poetry.forms import declared_form
@@ -21,12 +22,14 @@ _PARALLEL_FROM = 6000
 _CHUNK = 1500
 
 
-def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: str | None = None) -> list[str]:
+def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: str | None = None,
+                      lone_ping: str | None = None) -> list[str]:
     """Batch mode: each input line {"id","title","text"[, "form"]} → one JSON output line
     {"id","form","regulated","violations":[{"line","pos","kind","severity"}]}, or {"id","error"}; a line's
     "form" (else ``form``) is the declared form, judged as declared."""
     dumps = json.dumps
     table = table_for(resolve_book(rhyme_book))
+    lone = lone_ping_rule(lone_ping)
     out = []
     for raw in raw_lines:
         if not raw.strip():
@@ -41,7 +44,7 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
             if not isinstance(text, str):
                 out.append(dumps({"id": ident, "error": "缺少 text 欄位（詩文字串）。"}, ensure_ascii=False))
                 continue
-            verdict = brief_analysis(text, table, declared_form(item.get("form", form)))
+            verdict = brief_analysis(text, table, declared_form(item.get("form", form)), lone)
         except PoetryError as exc:
             out.append(dumps({"id": ident, "error": exc.message}, ensure_ascii=False))
             continue
@@ -65,12 +68,12 @@ def _verdict_line(ident: Any, a: Analysis) -> str:
     )
 
 
-def _jsonl_worker(args: tuple[list[str], str, str | None]) -> list[str]:
+def _jsonl_worker(args: tuple[list[str], str, str | None, str | None]) -> list[str]:
     return check_jsonl_lines(*args)
 
 
 def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None = None,
-              form: str | None = None) -> None:
+              form: str | None = None, lone_ping: str | None = None) -> None:
     """Check a batch, writing output lines in input order; large batches use two processes."""
     import os
 
@@ -78,7 +81,7 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
     if workers is None:
         workers = min(2, os.cpu_count() or 1) if len(raw_lines) >= _PARALLEL_FROM else 1
     if workers <= 1:
-        for line in check_jsonl_lines(raw_lines, book, form):
+        for line in check_jsonl_lines(raw_lines, book, form, lone_ping):
             write(line + "\n")
         return
     import multiprocessing
@@ -88,7 +91,8 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
     for char in set("".join(raw_lines)):
         if char >= "\u3400":
             table.entry(char)
-    chunks = [(raw_lines[k : k + _CHUNK], book.name, form) for k in range(0, len(raw_lines), _CHUNK)]
+    word_chars(table)  # and the words that fix a 多音字's reading
+    chunks = [(raw_lines[k : k + _CHUNK], book.name, form, lone_ping) for k in range(0, len(raw_lines), _CHUNK)]
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers) as pool:
         for lines in pool.imap(_jsonl_worker, chunks):

@@ -11,16 +11,18 @@ from typing import Any
 
 from poetry.checker.analysis import Analysis
 from poetry.checker.reading import Prepared, hand_chars, prepare
-from poetry.checker.report import CharReport, CheckResult, LineReport, Severity, Violation, mark_of
+from poetry.checker.report import CharReport, CheckResult, Kind, LineReport, LonePing, Severity, Violation, mark_of
 from poetry.checker.rules import analyse
 from poetry.checker.suggestions import FixContext, suggest
 from poetry.checker.tables import BookTable, resolve_book, table_for
+from poetry.errors import UnsupportedFormError
 from poetry.forms import declared_form
 from poetry.rules import HandIndex, tile_for
 from poetry.text import ParsedPoem
 
 
-def check_lines_brief(text: str, rhyme_book: Any = "pingshui", form: str | None = None) -> dict:
+def check_lines_brief(text: str, rhyme_book: Any = "pingshui", form: str | None = None,
+                      lone_ping: str = LonePing.WANGLI) -> dict:
     """The batch verdict of one poem: {"form", "regulated", "violations": [{"line","pos","kind","severity"}]}.
 
     Same judgement as check_poem, without the per-character report or suggestions (for jsonl).
@@ -30,7 +32,7 @@ def check_lines_brief(text: str, rhyme_book: Any = "pingshui", form: str | None 
     >>> check_lines_brief("床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。", form="古體")["regulated"]
     False
     """
-    a = brief_analysis(text, table_for(resolve_book(rhyme_book)), declared_form(form))
+    a = brief_analysis(text, table_for(resolve_book(rhyme_book)), declared_form(form), lone_ping_rule(lone_ping))
     return {
         "form": a.form,
         "regulated": a.regulated,
@@ -38,15 +40,31 @@ def check_lines_brief(text: str, rhyme_book: Any = "pingshui", form: str | None 
     }
 
 
-def brief_analysis(text: str, table: BookTable, form: str | None = None) -> Analysis:
+def brief_analysis(text: str, table: BookTable, form: str | None = None,
+                   lone_ping: LonePing = LonePing.WANGLI) -> Analysis:
     """The findings of one poem as batch mode needs them: the quick reading, no wording."""
-    _, lines, _, entries, plain = prepare(text, table, fast=True)
-    return analyse(lines, entries, table, detail=False, plain=plain, form=form)
+    poem = prepare(text, table, fast=True)
+    return analyse(poem.lines, poem.entries, table, detail=False, plain=poem.plain, form=form, fixes=poem.fixes,
+                   lone_ping=lone_ping)
+
+
+def lone_ping_rule(name: str | None) -> LonePing:
+    """The 孤平 setting named (None: 王力's), or UnsupportedFormError naming the two.
+
+    >>> lone_ping_rule("lenient")
+    <LonePing.LENIENT: 'lenient'>
+    """
+    if name is None:
+        return LonePing.WANGLI
+    try:
+        return LonePing(name)
+    except ValueError:
+        raise UnsupportedFormError(f"孤平的判法只有 {'、'.join(LonePing)}，不認得「{name}」。") from None
 
 
 def check_poem(
     text_or_parsed: str | ParsedPoem, rhyme_book: Any = "pingshui", hand: Iterable[str] | None = None,
-    hand_only: bool = False, form: str | None = None,
+    hand_only: bool = False, form: str | None = None, lone_ping: str | None = None,
 ) -> CheckResult:
     """Judge a poem: form, pattern, rhyme, every character's tone and status, faults with fixes.
 
@@ -54,7 +72,9 @@ def check_poem(
     again); ``rhyme_book`` is a name ("pingshui", "xinyun") or a RhymeBook; ``hand`` the player's
     tiles, whose characters are suggested first; ``hand_only`` (集字) suggests nothing but the hand's
     characters; ``form`` the form the poet declares (forms.DECLARED_FORMS: 七言絕句 … 古體), judged as
-    declared and reported back as ``form`` (UnsupportedFormError for another name); without one, a
+    declared and reported back as ``form`` (UnsupportedFormError for another name); ``lone_ping`` whose
+    孤平 a 七言 line is judged by ("wangli", the default: 王力, the 1st char free and no rescue;
+    "lenient": a 平 1st char counts; report.LonePing); without a form, a
     poem of 近體 shape is judged against its closest pattern. Each fault's suggestions are ranked by
     how well they fit their neighbours in Tang verse (see ``suggestions.suggest``). Raises
     MalformedPoemError for text that cannot be read.
@@ -68,7 +88,7 @@ def check_poem(
     book = resolve_book(rhyme_book)
     table = table_for(book)
     poem = prepare(text_or_parsed, table)
-    a = analyse(poem.lines, poem.entries, table, plain=poem.plain, form=form)
+    a = analyse(poem.lines, poem.entries, table, plain=poem.plain, form=form, lone_ping=lone_ping_rule(lone_ping))
     hand_set = hand_chars(hand)
     return CheckResult(
         title=poem.title,
@@ -126,6 +146,12 @@ def _summary(a: Analysis) -> str:
         rescued = any("救" in note or "特拗" in note for note in a.notes)
         extra = "（有拗救）" if rescued else ""
         group = f"，押{a.group}" if a.group else ""
-        return f"此詩為{a.form}{('，' + a.pattern) if a.pattern else ''}{group}，合律{extra}。"
+        return f"此詩為{a.form}{('，' + a.pattern) if a.pattern else ''}{group}，合律{extra}{_doubts(a)}。"
     errors = sum(f.severity == Severity.ERROR for f in a.findings)
-    return f"此詩為{a.form}，有{errors}處不合律。"
+    return f"此詩為{a.form}，有{errors}處不合律{_doubts(a)}。"
+
+
+def _doubts(a: Analysis) -> str:
+    """「，N處讀音存疑」: chars that fit only by a rare reading (中華新韻/通韻), or ""."""
+    doubts = sum(f.kind == Kind.DOUBTFUL_READING for f in a.findings)
+    return f"，{doubts}處讀音存疑" if doubts else ""

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from poetry.checker.tables import BookTable, Entry
+from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, RARE, BookTable, Entry
 from poetry.text import HAN_CLASS, MAX_LENGTH, ParsedPoem, parse_poem, simplified_only_chars, strip_notes
 
 #: A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters, newlines).
@@ -49,7 +49,9 @@ class Prepared(NamedTuple):
     lines: list[str]  #: traditional
     original: list[str]  #: as typed (simplified stays simplified)
     entries: list[list[Entry]] | None  #: per char; None when the quick reading leaves them to the analysis
-    plain: bool  #: every entry is the table's own entry of the char (no simplified char merged)
+    plain: bool  #: every entry is the table's own entry of the char (no simplified char merged, no word's reading)
+    #: (line, char) → the Entry of a reading its word fixes, when ``entries`` is None (the quick reading)
+    fixes: dict[tuple[int, int], Entry] | None = None
 
 
 def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Prepared:
@@ -58,11 +60,14 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
     if fast and isinstance(poem, str):
         quick = quick_lines(poem)
         if quick is not None:
-            chars = set("".join(quick))
+            joined = "".join(quick)
+            chars = set(joined)
             if not table.entries.keys() >= chars:
                 for c in chars:
                     table.entry(c)
-            return Prepared(None, quick, quick, None, True)  # entries looked up in analyse where needed
+            fixes = None if word_chars(table).isdisjoint(chars) else word_fixes(quick, table)
+            # entries looked up in analyse where needed, the words' readings put in there
+            return Prepared(None, quick, quick, None, True, fixes or None)
     if isinstance(poem, str):
         poem = parse_poem(poem)
     lines = list(poem.lines)
@@ -70,9 +75,123 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
         entries = [
             [table.merged(alts) if len(alts) > 1 else table.entry(alts[0]) for alts in row] for row in poem.alternatives
         ]
+        for (i, j), e in word_fixes(lines, table).items():
+            entries[i][j] = e
         return Prepared(poem.title, lines, list(poem.original_lines), entries, False)
     entries = [[table.entry(c) for c in s] for s in lines]
-    return Prepared(poem.title, lines, list(poem.original_lines), entries, True)
+    fixes = word_fixes(lines, table)
+    for (i, j), e in fixes.items():
+        entries[i][j] = e
+    return Prepared(poem.title, lines, list(poem.original_lines), entries, not fixes)
+
+
+def word_chars(table: BookTable) -> frozenset[str]:
+    """The 多音字 whose reading a word of data/word_readings.tsv may change for the rules: read 平 and
+    仄 or in two 平 groups by common readings, or fixed by some word to a rare reading (纍纍). A char a
+    word fixes to its one common tone (不 in 不可) is left to the rhyme book: the batch path cuts fewer
+    lines. Empty for books other than the 平水韻; computed once per table."""
+    if table.word_chars is None:
+        _load_words(table)
+    return table.word_chars
+
+
+def _load_words(table: BookTable) -> None:
+    """The table's word_chars and words (readings.book_words of those chars only), and rare_chars with
+    theirs: the chars a word fixes to their common tone while a rare reading has the other (人間: 間 平)."""
+    table.word_chars, table.words, table.rare_chars, table.rare_words = frozenset(), ({}, {}), frozenset(), ({}, {})
+    if table.book.name != "pingshui":
+        return
+    from poetry.readings import word_table
+
+    found, rare = set(), set()
+    for word, positions in word_table().items():
+        for i, group in positions:
+            e = table.entry(word[i])
+            common = _common_groups(table, word[i])
+            if e.code & COMMON == COMMON or len(e.common_ping) > 1 or group not in common:
+                found.add(word[i])
+            elif e.code & RARE:
+                rare.add(word[i])
+    table.word_chars = frozenset(found)
+    table.words = _near(table.book, table.word_chars)
+    table.rare_chars = frozenset(rare - found)
+    table.rare_words = _near(table.book, table.rare_chars)
+
+
+def _near(book, chars: frozenset[str]) -> tuple:
+    """(word → readings, readings.near_index) of the words fixing one of ``chars``."""
+    from poetry.readings import book_words, near_index
+
+    words = book_words(book, chars)[0]
+    return words, near_index(words, chars)
+
+
+def rare_fixes(lines: list[str], places: list[int], table: BookTable) -> dict[tuple[int, int], Entry]:
+    """(line, char) → the Entry of the common reading a word fixes where a char fits its place (``places``:
+    a bitmask per line) only by a rare reading of the other tone (不如: 不 入聲, not the 平 of 尤): asked
+    only of the lines with such a fit, so the batch path seldom cuts a line.
+
+    >>> from poetry.checker.tables import resolve_book, table_for
+    >>> {k: e.tone for k, e in rare_fixes(["舊遊皆不如"], [0b01000], table_for(resolve_book("pingshui"))).items()}
+    {(0, 3): '仄'}
+    """
+    word_chars(table)
+    chars, fixes = table.rare_chars, {}
+    if not chars:
+        return fixes
+    from poetry.readings import cut_near
+
+    words, near = table.rare_words
+    for i, rare in enumerate(places):
+        line = lines[i]
+        if not rare or chars.isdisjoint(line):
+            continue
+        for j, reading in enumerate(cut_near(line, words, chars, near)):
+            if reading is not None and rare >> j & 1 and line[j] in chars:
+                fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
+    return fixes
+
+
+def _common_groups(table: BookTable, char: str) -> frozenset[str]:
+    """The groups of a char's common readings."""
+    return frozenset(r.group for r in table.book.lookup(char).readings if r.common)
+
+
+def word_fixes(lines: list[str], table: BookTable) -> dict[tuple[int, int], Entry]:
+    """(line, char) → the Entry of the reading a word fixes for a 多音字 (宰相, 相思; a 疊字 one
+    reading for both): that reading alone, never re-chosen to fit the pattern, and common there (a rare
+    reading a word fixes is no 自校). Only lines holding such a char are cut into words.
+
+    >>> from poetry.checker.tables import resolve_book, table_for
+    >>> table = table_for(resolve_book("pingshui"))
+    >>> {place: e.tone for place, e in word_fixes(["門前宰相車", "此物最相思"], table).items()}
+    {(0, 3): '仄', (1, 3): '平'}
+    """
+    chars = word_chars(table)
+    fixes: dict[tuple[int, int], Entry] = {}
+    if not chars:
+        return fixes
+    from poetry.readings import cut_near
+
+    words, near = table.words
+    for i, line in enumerate(lines):
+        if chars.isdisjoint(line):
+            continue
+        for j, reading in enumerate(cut_near(line, words, chars, near)):
+            if reading is not None and line[j] in chars:
+                fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
+    return fixes
+
+
+def _fixed_entry(table: BookTable, char: str, group: str, tone: str) -> Entry:
+    """The Entry of one char read in one group only (memoised per table)."""
+    key = (char, group)
+    e = table.fixed.get(key)
+    if e is None:
+        ping = frozenset((group,)) if tone == "平" else frozenset()
+        code = COMMON_PING if ping else COMMON_ZE
+        e = table.fixed[key] = Entry(code, tone, (group,), ping, ping, table.entry(char).lookup)
+    return e
 
 
 def hand_chars(hand: Iterable[str] | None) -> set[str] | None:

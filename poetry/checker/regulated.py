@@ -5,7 +5,7 @@ its 2nd char) by dynamic programming over the lines, then asks every rule of eve
 
 - ``judge_chain``: 黏 and 對 with the line before;
 - ``judge_positions``: 二四六分明 (the 2nd, 4th, 6th chars), with the 拗 that a 拗救 forgives;
-- ``judge_foot``: the last char: a 韻腳 in the group (出韻, 孤雁入群, 韻腳不統一), or a 仄 ending (撞韻);
+- ``judge_foot``: the last char: a 韻腳 in the group (出韻, 孤雁出群, 韻腳不統一), or a 仄 ending (撞韻);
 - ``judge_tail``: 一三五不論 except 孤平 (and 孤平拗救), 三平尾, 小拗 saved by the 對句, 三仄尾;
 
 and finally ``note_ancient_reading``: breaks in half the lines or more read as a 古絕/古詩, said in a note;
@@ -36,8 +36,9 @@ from poetry.checker.analysis import (
     cn_numeral,
     where,
 )
-from poetry.checker.report import Kind, Status
-from poetry.checker.tables import ANY_ZE, COMMON_ZE, UNKNOWN, BookTable, Entry, Masks, line_masks
+from poetry.checker.reading import rare_fixes
+from poetry.checker.report import Kind, LonePing, Status
+from poetry.checker.tables import COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry, Masks, line_masks
 from poetry.forms import PING, ZE, form_name, line_pattern, opposite, pattern_name
 
 #: The positions 二四(六) must follow (0-based bits), the last char aside.
@@ -45,7 +46,7 @@ _STRICT = {5: 0b01010, 7: 0b0101010}
 #: The kinds bound once (a class attribute of an Enum is slow to look up in Python 3.11).
 TONE, RHYME_KIND, ADHESION, OPPOSITION = Kind.TONE, Kind.RHYME, Kind.ADHESION, Kind.OPPOSITION
 LONE_PING, TRIPLE_PING_TAIL, TRIPLE_ZE_TAIL = Kind.LONE_PING, Kind.TRIPLE_PING_TAIL, Kind.TRIPLE_ZE_TAIL
-#: The statuses a 近體 rule gives, which a poem demoted to 古體 turns back to free.
+DOUBTFUL = Kind.DOUBTFUL_READING
 
 
 @cache
@@ -88,10 +89,12 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
     """((mismatch mask, forgiven mask, pattern) under key 平 and 仄, (cost under 平, cost under 仄)) of a line.
 
     The 拗 accepted here: 大拗 (4th/6th char 仄 in a 仄仄平平仄 line) when ``rescue`` says the 對句's
-    3rd/5th char is 平; 特拗 平平仄平仄 (4th/6th 平 with the 3rd/5th 仄) in a 平平平仄仄 line.
+    3rd/5th char is 平; 特拗 平平仄平仄 (4th/6th 平 with the 3rd/5th 仄, the 1st/3rd 平: 王力《詩詞格律》)
+    in a 平平平仄仄 line.
     """
     may_ping, may_ze, common_ping, common_ze = masks
-    third, fourth = 1 << (length - 3), 1 << (length - 2)  # the 五言 core's 3rd and 4th chars
+    # the 五言 core's 1st, 3rd and 4th chars
+    first, third, fourth = 1 << (length - 5), 1 << (length - 3), 1 << (length - 2)
     strict = _STRICT[length]
     pair = []
     cost = []
@@ -104,7 +107,8 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
             if want_ping & fourth:  # 大拗
                 if rescue:
                     forgiven = fourth
-            elif common_ze & third:  # 特拗 (the 3rd/5th char 仄 by a common reading)
+            elif common_ze & third and common_ping & first:
+                # 特拗 平平仄平仄 (七言 仄仄平平仄平仄): the 3rd/5th char 仄, and only with the 1st/3rd 平
                 forgiven = fourth
         mismatch = raw & ~forgiven
         pair.append((mismatch, forgiven, pattern))
@@ -172,12 +176,13 @@ class Verse:
 
 
 def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] | None, feet: list[Entry],
-                      table: BookTable, plain: bool, declared: bool = False) -> None:
+                      table: BookTable, plain: bool, declared: bool = False, fixes: dict | None = None) -> None:
     """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every rule judged.
 
     ``feet``: each line's last entry; ``entries`` (every char's) may be None in the batch path; ``plain``:
     every entry is the table's own (traditional text), so the table's memoised masks serve; ``declared``:
-    the poet declared this 近體 form, so a 仄韻 is a fault of each foot rather than a 古體 reading."""
+    the poet declared this 近體 form, so a 仄韻 is a fault of each foot rather than a 古體 reading;
+    ``fixes``: with ``plain``, the readings words fix ((line, char) → Entry), put into the masks."""
     n, length = len(lines), len(lines[0])
     group, ze = choose_group(feet[1::2], feet[0])
     a.group = group
@@ -187,22 +192,26 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     first_rhymes = _first_line_rhymes(feet[0], group)
     if plain:
         masks = table.masks_of(lines)  # traditional text: memoised by tone codes
+        if fixes:  # a word's reading alone (宰相: 相 仄)
+            for (i, j), e in fixes.items():
+                masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)
     else:
         masks = [line_masks(row) for row in entries]  # simplified text: merged readings
     ends = line_ends(n, first_rhymes)
-    third = 1 << (length - 3)
-    # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
-    fitted = [
-        line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
-        for i in range(n)
-    ]
-    states = keys_by_chain([cost for _, cost in fitted], masks, length)
+    fitted, states = _fit(masks, ends, length)
+    rare_fits = _rare_fits(masks, ends, states, fitted, length)
+    if any(rare_fits):
+        rare = rare_fixes(lines, rare_fits, table)
+        if rare:  # a rare reading its word rules out (不如: 不 仄, not the 平 of 尤) no longer fits
+            masks = _fix_rare(masks, rare, entries, feet, length)
+            fitted, states = _fit(masks, ends, length)
     # each line's (mismatch, forgiven, pattern) under its key
     mismatch, forgiven, patterns = zip(*[pair[state] for (pair, _), state in zip(fitted, states)])
     verse = Verse(
         lines, feet, masks, length, ends, states, list(patterns), list(mismatch), list(forgiven), group,
         table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
     )  # fmt: skip
+    read_by_pattern(verse)
     a.form = form_name(length, n)
     a.pattern = pattern_name(PING if states[0] == 0 else ZE, first_rhymes)
     # Each rule over every line; the findings are sorted by place afterwards, and a line's
@@ -213,8 +222,79 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     inverted = judge_positions(a, verse, chain_ok)
     judge_foot(a, verse)
     judge_tail(a, verse, inverted)
+    if table.book.name != "pingshui":
+        note_doubtful(a, verse)
     if verse.broken and len(verse.broken) * 2 >= n and not declared:
         note_ancient_reading(a, verse)
+
+
+def read_by_pattern(v: Verse) -> None:
+    """One reading per char: a 多音字 common in both tones at a 二四六 position is read as the pattern
+    wants it there (the tail rules, 孤平 and 三平尾, no longer count it the other way too), and the free
+    char of a doubled pair (疊字, 看看) is read as its partner.
+
+    >>> from poetry.checker import check_lines_brief
+    >>> [v["kind"].value for v in check_lines_brief("白日依山盡，雨中看看流。欲窮千里目，更上一層樓。")["violations"]]
+    ['lone_ping']
+    """
+    last, strict_bits = v.length - 1, _STRICT[v.length]
+    for i in [i for i, m in enumerate(v.masks) if m.common_ping & m.common_ze & strict_bits]:
+        m = v.masks[i]
+        both = m.common_ping & m.common_ze & strict_bits & ~v.mismatch[i] & ~v.forgiven[i]
+        if not both:
+            continue
+        line, std = v.lines[i], v.patterns[i]
+        for strict in range(1, last, 2):
+            if both >> strict & 1:
+                m = _read_as(m, 1 << strict, std[strict])
+                for free in (strict - 1, strict + 1):
+                    if free < last and line[free] == line[strict]:
+                        m = _read_as(m, 1 << free, std[strict])
+        v.masks[i] = m
+
+
+def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[list, tuple[int, ...]]:
+    """Each line's line_costs and its key by keys_by_chain."""
+    n, third = len(masks), 1 << (length - 3)
+    # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
+    fitted = [
+        line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
+        for i in range(n)
+    ]
+    return fitted, keys_by_chain([cost for _, cost in fitted], masks, length)
+
+
+def _rare_fits(masks: list[Masks], ends: tuple[str, ...], states: tuple[int, ...], fitted: list,
+               length: int) -> list[int]:
+    """Per line, the 二四六 chars and the foot that fit their pattern only by a rare reading."""
+    places, out = _STRICT[length] | 1 << (length - 1), []
+    for m, end, state, (pair, _) in zip(masks, ends, states, fitted):
+        rare = ((m.may_ping & ~m.common_ping) | (m.may_ze & ~m.common_ze)) & places
+        if rare:  # a char with a rare reading at a place the pattern reads: does it fit only so?
+            _, want_ping, want_ze = standard_masks(length, PING if state == 0 else ZE, end)
+            rare &= ((want_ping & ~m.common_ping) | (want_ze & ~m.common_ze)) & ~pair[state][1]
+        out.append(rare)
+    return out
+
+
+def _fix_rare(masks: list[Masks], fixes: dict, entries: list[list[Entry]] | None, feet: list[Entry],
+              length: int) -> list[Masks]:
+    """The masks (and entries, feet) with the readings of ``reading.rare_fixes`` put in."""
+    masks = list(masks)
+    for (i, j), e in fixes.items():
+        masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)
+        if entries is not None:
+            entries[i][j] = e
+        if j == length - 1:
+            feet[i] = e
+    return masks
+
+
+def _read_as(m: Masks, bit: int, tone: str) -> Masks:
+    """The masks with the char at ``bit`` read in ``tone`` alone."""
+    if tone == PING:
+        return Masks(m.may_ping | bit, m.may_ze & ~bit, m.common_ping | bit, m.common_ze & ~bit)
+    return Masks(m.may_ping & ~bit, m.may_ze | bit, m.common_ping & ~bit, m.common_ze | bit)
 
 
 def _rhymes_in_ze(a: Analysis, n: int, length: int) -> None:
@@ -228,10 +308,12 @@ def _rhymes_in_ze(a: Analysis, n: int, length: int) -> None:
 
 
 def _first_line_rhymes(first: Entry, group: str | None) -> bool:
-    """Whether line 1 rhymes (首句入韻): its foot in the group, or a 平 it cannot avoid (a neighbour:
-    孤雁入群). A foot read 仄 commonly and 平 in the group only by a rare reading (不 in 尤) does not."""
+    """Whether line 1 rhymes (首句入韻): its foot in the group, or a 平 it cannot avoid: 平 by its
+    common readings (a 仄 only a rare reading gives is not taken to fit), so a 鄰韻 foot is 孤雁出群 and
+    any other 平 group 出韻. A foot read 仄 commonly and 平 in the group only by a rare reading (不 in 尤)
+    does not rhyme."""
     return (
-        not (first.code & ANY_ZE)
+        not (first.code & COMMON_ZE)
         or group is not None
         and (group in first.common_ping or (group in first.ping and not first.code & COMMON_ZE))
     )
@@ -311,9 +393,24 @@ def judge_positions(a: Analysis, v: Verse, chain_ok: list[bool]) -> list[bool]:
             if mismatch >> j & 1:
                 statuses[j] = WRONG
                 need = std[j]
-                message = f"{where(ln, j + 1)}『{line[j]}』應{need}而{opposite(need)}。" if a.detail else ""
-                a.error(ln, j + 1, TONE, message, Fix(i, j, need))
+                message = f"{where(ln, j + 1)}『{line[j]}』應{need}而{opposite(need)}{_rescue_hint(v, i, j)}。"
+                a.error(ln, j + 1, TONE, message if a.detail else "", Fix(i, j, need))
     return inverted
+
+
+def _rescue_hint(v: Verse, i: int, j: int) -> str:
+    """大拗 unrescued (the 4th/七言 6th char 仄 in a 仄仄平平仄 出句): the 對句's 3rd/5th char 平 could save it.
+
+    >>> from poetry.checker import check_poem
+    >>> check_poem("白日依水盡，黃河入海流。欲窮千里目，更上一層樓。").violations[0].message
+    '第一句第四字『水』應平而仄（大拗：對句第三字『入』用平聲可救）。'
+    """
+    length = v.length
+    fourth = length - 2
+    if j != fourth or v.ends[i] != ZE or i % 2 or i + 1 >= len(v.lines) or v.patterns[i][j] != PING:
+        return ""
+    third = length - 3
+    return f"（大拗：對句第{cn_numeral(third + 1)}字『{v.lines[i + 1][third]}』用平聲可救）"
 
 
 def judge_foot(a: Analysis, v: Verse) -> None:
@@ -350,7 +447,7 @@ def _ze_ending(a: Analysis, v: Verse, i: int, status: Status) -> None:
 
 
 def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
-    """A rhyme foot: in the poem's group, else 出韻 (line 1 may borrow a neighbour: 孤雁入群); feet
+    """A rhyme foot: in the poem's group, else 出韻 (line 1 may borrow a neighbour: 孤雁出群); feet
     split evenly between groups are each 韻腳不統一."""
     length, line, ln, foot, group = v.length, v.lines[i], i + 1, v.feet[i], v.group
     last = length - 1
@@ -366,9 +463,9 @@ def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
             a.error(ln, length, RHYME_KIND, message, Fix(i, last, "rhyme"))
     elif foot.code & UNKNOWN:
         statuses[last] = UNKNOWN_STATUS
-    elif i == 0 and foot.ping & v.neighbours:  # 孤雁入群
+    elif i == 0 and foot.ping & v.neighbours:  # 孤雁出群: a 鄰韻 first foot
         statuses[last] = RHYME
-        a.remark(ln, length, RHYME_KIND, f"首句韻腳『{line[-1]}』屬鄰韻（孤雁入群），可用。" if a.detail else "")
+        a.remark(ln, length, RHYME_KIND, f"首句韻腳『{line[-1]}』屬鄰韻（孤雁出群），可用。" if a.detail else "")
     else:  # 出韻
         statuses[last] = RHYME_WRONG
         near = "（鄰韻，近體不通押）" if foot.ping & v.neighbours else ""
@@ -384,7 +481,7 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
     """拗救 and 一三五不論: the 拗 a 對句 or a 特拗 forgives; free chars, except where one makes 孤平
     (孤平拗救 noted) or 三平尾; 小拗 saved by the 對句 and 三仄尾 noted. An inverted line has no tail rule."""
     third = v.length - 3
-    third_bit, tail_bits, body_bits = 1 << third, 0b111 << third, (1 << (v.length - 1)) - 1
+    third_bit, tail_bits, body_bits = 1 << third, 0b111 << third, _lone_ping_body(a, v.length)
     masks, mismatches, forgiven_bits = v.masks, v.mismatch, v.forgiven
     for i, std in enumerate(v.patterns):
         forgiven = forgiven_bits[i]
@@ -400,8 +497,13 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平，"
                           f"第{cn_numeral(third + 1)}字宜仄。")
         elif tail == "仄仄平":
+            if not mismatches[i] and not masks[i].common_ze & tail_bits:
+                # 三平尾: the 4th (七言 6th) char 仄 only by a rare reading (蹉 in 「身名良蹉跎」)
+                _fault_at(a, v, i, third + 1, ZE, TRIPLE_PING_TAIL,
+                          f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平"
+                          f"（『{v.lines[i][third + 1]}』讀仄為僻讀），第{cn_numeral(third + 2)}字宜仄。")
             # 孤平 (or its 拗救) needs at most two 平 besides the rhyme: most lines have more
-            if not mismatches[i] and (masks[i].common_ping & body_bits).bit_count() <= 2:
+            elif not mismatches[i] and (masks[i].common_ping & body_bits).bit_count() <= 2:
                 _lone_ping(a, v, i)
         elif tail == "平平仄":
             # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
@@ -439,15 +541,32 @@ def _small_ao(a: Analysis, v: Verse, i: int) -> None:
                        f"對句第{cn_numeral(third + 1)}字『{v.lines[i + 1][third]}』平聲相救。")
 
 
+def _lone_ping_body(a: Analysis, length: int) -> int:
+    """The chars whose 平 count against 孤平: all but the rhyme; for 七言 by 王力 (LonePing.WANGLI) not
+    the 1st either, which is free and does not rescue.
+
+    >>> from poetry.checker import check_lines_brief
+    >>> text = "風急天高猿嘯哀，渚清沙白鳥飛回。無邊落木蕭蕭下，平仄仄平仄仄來。"
+    >>> [v["kind"].value for v in check_lines_brief(text.replace("平仄仄平仄仄", "平日一聲敗葉"))["violations"]]
+    ['lone_ping']
+    >>> check_lines_brief(text.replace("平仄仄平仄仄", "平日一聲敗葉"), lone_ping="lenient")["violations"]
+    []
+    """
+    if length == 7 and a.lone_ping == LonePing.WANGLI:
+        return 0b111110
+    return (1 << (length - 1)) - 1
+
+
 def _lone_ping(a: Analysis, v: Verse, i: int) -> None:
     """孤平: a 平平仄仄平 line left with one 平 besides its rhyme; 孤平拗救 when the 3rd (七言 5th)
     char 平 saves it."""
     length, line, common_ping = v.length, v.lines[i], v.masks[i].common_ping
     lone, third = length - 5, length - 3  # 五言 1st char, 七言 3rd; the 五言 core's 3rd
-    body = common_ping & ~(1 << (length - 1))
+    body = common_ping & _lone_ping_body(a, length)
     if body.bit_count() <= 1:
+        free = "（第一字不論）" if length == 7 and a.lone_ping == LonePing.WANGLI else ""
         _fault_at(a, v, i, lone, PING, LONE_PING,
-                  f"犯孤平：第{cn_numeral(i + 1)}句除韻腳外只有一個平聲字，"
+                  f"犯孤平：第{cn_numeral(i + 1)}句{free}除韻腳外只有一個平聲字，"
                   f"第{cn_numeral(lone + 1)}字『{line[lone]}』宜平（或第{cn_numeral(third + 1)}字用平聲相救）。")
     elif not common_ping >> lone & 1 and common_ping & (1 << third) and (body & ~(1 << third)).bit_count() <= 1:
         a.statuses[i][lone] = RESCUED
@@ -461,6 +580,27 @@ def _fault_at(a: Analysis, v: Verse, i: int, j: int, need: str, kind: Kind, mess
     a.required[i][j] = need
     v.broken.add(i)
     a.error(i + 1, j + 1, kind, message if a.detail else "", Fix(i, j, need))
+
+
+def note_doubtful(a: Analysis, v: Verse) -> None:
+    """中華新韻/通韻: a 二四六 char or a line's last char that fits only by a rare Mandarin reading is a
+    doubt (疑讀), noted at its place in every output (kind ``doubtful_reading``), counted in the summary.
+
+    >>> from poetry.checker import check_poem
+    >>> r = check_poem("白日依看盡，黃河入海流。欲窮千里目，更上幾層樓。", rhyme_book="xinyun")
+    >>> [v.message for v in r.violations], r.summary
+    (['第一句第四字『看』讀平聲為少用之讀音，請自校。'], '此詩為五言絕句，仄起首句不入韻，押七尤，合律，1處讀音存疑。')
+    """
+    strict = _STRICT[v.length] | 1 << (v.length - 1)
+    for i, m in enumerate(v.masks):
+        _, want_ping, want_ze = standard_masks(v.length, PING if v.states[i] == 0 else ZE, v.ends[i])
+        doubt = ((want_ping & ~m.common_ping & m.may_ping) | (want_ze & ~m.common_ze & m.may_ze)) & strict
+        doubt &= ~v.mismatch[i] & ~v.forgiven[i]
+        for j in range(v.length):
+            if doubt >> j & 1:
+                tone = PING if want_ping >> j & 1 else ZE
+                message = f"{where(i + 1, j + 1)}『{v.lines[i][j]}』讀{tone}聲為少用之讀音，請自校。"
+                a.remark(i + 1, j + 1, DOUBTFUL, message if a.detail else "")
 
 
 def note_ancient_reading(a: Analysis, v: Verse) -> None:

@@ -32,7 +32,7 @@ class Kind(StrEnum):
     """What a fault or remark is about (``Violation.kind``)."""
 
     TONE = "tone"  #: a 二四六 position or a line's last char of the wrong tone
-    RHYME = "rhyme"  #: 出韻, 韻腳不統一, 孤雁入群, 撞韻
+    RHYME = "rhyme"  #: 出韻, 韻腳不統一, 孤雁出群, 撞韻
     LONE_PING = "lone_ping"  #: 孤平
     TRIPLE_PING_TAIL = "triple_ping_tail"  #: 三平尾
     TRIPLE_ZE_TAIL = "triple_ze_tail"  #: 三仄尾 (a remark)
@@ -41,6 +41,17 @@ class Kind(StrEnum):
     REPEATED_CHAR = "repeated_char"  #: 重字
     UNKNOWN_CHAR = "unknown_char"  #: a char the rhyme book does not have
     FORM = "form"  #: a line or a line count that departs from the declared form
+    DOUBTFUL_READING = "doubtful_reading"  #: 中華新韻/通韻: a char that fits only by a rare reading (a note)
+
+
+class LonePing(StrEnum):
+    """Whose 孤平 a 七言 line is judged by (the 五言 rule is one)."""
+
+    #: 王力《漢語詩律學》: the 1st char of a 七言 line is free and does not rescue: 仄仄平平仄仄平's
+    #: core 平平仄仄平 must keep its own 平 (平仄仄平仄仄平 is 孤平); the default
+    WANGLI = "wangli"
+    #: the other view: a 平 1st char counts (平仄仄平仄仄平 has two 平 besides the rhyme, no 孤平)
+    LENIENT = "lenient"
 
 
 class Severity(StrEnum):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from poetry.checker.analysis import NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
 from poetry.checker.regulated import analyse_regulated
-from poetry.checker.report import Kind, Status
+from poetry.checker.report import Kind, LonePing, Status
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
 from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape, line_pattern
 
@@ -28,17 +28,20 @@ def _length_of(lines: list[str]) -> int | None:
 
 
 def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTable, detail: bool = True,
-            plain: bool = False, form: str | None = None) -> Analysis:
+            plain: bool = False, form: str | None = None, fixes: dict | None = None,
+            lone_ping: LonePing = LonePing.WANGLI) -> Analysis:
     """Judge a poem given its lines and their per-char entries (``detail``: word the findings and fill
     every char's status; ``plain``: each entry is the table's own entry of the char written, as for
-    traditional text; entries None: plain, every char already in the table, rows built only where needed;
-    ``form``: the form the poet declared, one of forms.DECLARED_FORMS, judged as declared)."""
+    traditional text; entries None: plain, every char already in the table, rows built only where needed,
+    with ``fixes`` ((line, char) → Entry: the readings words fix, reading.word_fixes) put in;
+    ``form``: the form the poet declared, one of forms.DECLARED_FORMS, judged as declared; ``lone_ping``:
+    whose 孤平 a 七言 line is judged by, report.LonePing)."""
     if form is not None:
         if entries is None:
-            entries = [[table.entries[c] for c in s] for s in lines]
-        return analyse_declared(lines, entries, table, detail, plain, form)
+            entries = _rows(lines, table, fixes)
+        return analyse_declared(lines, entries, table, detail, plain and not fixes, form, lone_ping)
     unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint("".join(lines))
-    a = Analysis(lines, detail)
+    a = Analysis(lines, detail, lone_ping)
     n = len(lines)
     length = a.length = _length_of(lines)
     regular = is_regulated_shape(length, n)
@@ -46,12 +49,15 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
         known = table.entries
         if regular and not unknown:
             feet = [known[s[-1]] for s in lines]  # the batch path reads only the feet
+            if fixes:
+                _fix_feet(feet, length, fixes)
         else:
-            entries = [[known[c] for c in s] for s in lines]
+            entries = _rows(lines, table, fixes)
+            plain = plain and not fixes
     if entries is not None:
         feet = [row[-1] for row in entries]
     if regular:
-        analyse_regulated(a, lines, entries, feet, table, plain)
+        analyse_regulated(a, lines, entries, feet, table, plain, fixes=fixes)
     elif length == 6 and n % 2 == 0:
         a.form = form_name(6, n)
         _analyse_six(a, lines, entries)
@@ -72,11 +78,27 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
     return a
 
 
+def _fix_feet(feet: list[Entry], length: int, fixes: dict) -> None:
+    """Put into ``feet`` the readings words fix at the last char of a line."""
+    for (i, j), e in fixes.items():
+        if j == length - 1:
+            feet[i] = e
+
+
+def _rows(lines: list[str], table: BookTable, fixes: dict | None) -> list[list[Entry]]:
+    """Every char's entry (all in the table already), with the readings words fix."""
+    known = table.entries
+    rows = [[known[c] for c in s] for s in lines]
+    for (i, j), e in (fixes or {}).items():
+        rows[i][j] = e
+    return rows
+
+
 def analyse_declared(lines: list[str], entries: list[list[Entry]], table: BookTable, detail: bool, plain: bool,
-                     form: str) -> Analysis:
+                     form: str, lone_ping: LonePing = LonePing.WANGLI) -> Analysis:
     """A declared form, judged as declared: every line or line count off its shape is a fault at its place,
     then the form's rules (古體: the rhyme only); the report's form is the declared one."""
-    a = Analysis(lines, detail)
+    a = Analysis(lines, detail, lone_ping)
     n = len(lines)
     length, count = DECLARED_FORMS[form]
     a.length = _length_of(lines)

@@ -122,8 +122,9 @@ class FixContext:
         self._safe: dict[tuple, bool] = {}  # by position and tone code: one report's candidates only
 
     def safe(self, i: int, j: int, e: Entry, c: str) -> bool:
-        """Whether a char with entry ``e`` at line i, char j adds no fault the poem did not have
-        (a new 孤平, 三平尾, 出韻 …); memoised by tone code, since chars of one code judge alike."""
+        """Whether a char with entry ``e`` at line i, char j mends the fault there and adds none the poem
+        did not have (a new 孤平, 三平尾, 出韻, 撞韻 …); memoised by tone code, since chars of one code
+        judge alike."""
         key = (i, j, e.code, e.common_ping if j == len(self.lines[i]) - 1 else None)
         ok = self._safe.get(key)
         if ok is None:
@@ -131,8 +132,10 @@ class FixContext:
             lines[i] = lines[i][:j] + c + lines[i][j + 1 :]
             entries = [list(row) for row in self.entries]
             entries[i][j] = e
-            after = analyse(lines, entries, self.table, detail=False, plain=self.plain)
-            ok = self._safe[key] = not (_errors(after) - self.errors)
+            after = analyse(lines, entries, self.table, detail=False, plain=self.plain, lone_ping=self.a.lone_ping)
+            errors = _errors(after)
+            place = (i + 1, j + 1)
+            ok = self._safe[key] = not (errors - self.errors) and not any(f[:2] == place for f in errors)
         return ok
 
 
@@ -215,14 +218,14 @@ def suggest(fix: Fix, ctx: FixContext, hand: set[str] | None, used: set[str], ha
         hand_scores = fit_scores(fit, left, right, from_hand, _bonds(len(line), j), facing)
         from_hand.sort(key=hand_scores.__getitem__, reverse=True)
     ranked = from_hand + others
-    # Chars of one tone code judge alike (memoised): keep those that add no fault, unless none can.
+    # Chars of one tone code judge alike (memoised): only those that mend the fault and add none
     safe = []
     for c in ranked:
         if ctx.safe(i, j, entry(c), c):
             safe.append(c)
             if len(safe) >= limit:
                 break
-    return tuple((safe or ranked)[:limit])
+    return tuple(safe)
 
 
 @lru_cache(maxsize=_RANKINGS_KEPT)

@@ -108,6 +108,15 @@ class BookTable:
         #: chars not in the book (their entries carry UNKNOWN)
         self.unknown: set[str] = set()
         self._tone_chars: dict[str, tuple[str, ...]] = {}
+        #: the 多音字 a word may fix (reading.word_chars), computed on first use
+        self.word_chars: frozenset[str] | None = None
+        #: the words fixing those chars: (word → readings, readings.near_index)
+        self.words: tuple = ({}, {})
+        #: chars a word fixes to their common tone while a rare reading has the other, and their words
+        self.rare_chars: frozenset[str] = frozenset()
+        self.rare_words: tuple = ({}, {})
+        #: (char, group) → the Entry of a char read in that group alone (a reading fixed by its word)
+        self.fixed: dict[tuple[str, str], Entry] = {}
 
     def entry(self, char: str) -> Entry:
         """The Entry of one char (looked up in the book the first time)."""
