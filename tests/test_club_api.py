@@ -242,6 +242,10 @@ def test_rhyme_tiles_are_drawn_with_the_deal_distinct_and_from_the_hand(app):
     off_title, off_text = poem_in(outside[:2] + [t for t in off_tiles if t["tone"] == "仄"] + off_tiles)
     refused = client.post(f"/api/rounds/{code}/submit", headers=p2, json={"title": off_title, "text": off_text})
     assert refused.status_code == 422 and "韻牌" in refused.get_json()["detail"]
+    # the editor's live check is the same function: the draft's answer names the same feet
+    draft = client.put(f"/api/rounds/{code}/draft", headers=p2, json={"title": off_title, "text": off_text})
+    live = [v for v in draft.get_json()["rule"]["violations"] if v["where"] == "rhyme_tile"]
+    assert live and [v for v in refused.get_json()["violations"] if v["where"] == "rhyme_tile"] == live
     ok = client.post(f"/api/rounds/{code}/submit", headers=p2, json={"title": title, "text": text})
     assert ok.status_code == 200, ok.get_json()
     assert "韻牌" in client.get(f"/r/{code}/verify").get_data(as_text=True)

@@ -15,6 +15,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.engine import Connection
 
 from poetry.errors import NotAllowed, WrongPhase
+from poetry.prosody import get_rhyme_book
 from poetry.rules import DEFAULT_CUPS, check_rhyme, deadline_of, draw_rhymes, ping_groups, ping_test, rhyme_choices
 from poetry.store.fields import iso, utcnow
 from poetry.store.schema import drafts, grade_changes, grades, hands, rounds, seats, submissions
@@ -66,15 +67,11 @@ class ClubActions:
             return []
         tiles = {t.char: t for t in self.tiles_of_round(row)}
 
-        def groups_of(char: str) -> list[str]:
-            found = [tiles[char].rhyme] if char in tiles else []
-            try:
-                from poetry.prosody import get_rhyme_book
+        book = get_rhyme_book("pingshui")  # the 韻牌 are the 30 平聲 groups of the 平水韻
 
-                found += list(get_rhyme_book("pingshui").rhyme_groups_of(char))
-            except Exception:  # a character no book knows rhymes with nothing
-                pass
-            return found
+        def groups_of(char: str) -> list[str]:
+            # the tile's own group first; a character no book knows has no group, so rhymes with nothing
+            return ([tiles[char].rhyme] if char in tiles else []) + list(book.rhyme_groups_of(char))
 
         return check_rhyme(split_lines(text), group, ping_test(tiles.values(), "pingshui"), groups_of)
 

@@ -103,20 +103,14 @@ export function onClubEvent(page, kind, data) {
   if (kind === "rematch") notice(C.rematch);
 }
 
-/* 韻牌, live in the editor: the feet (even lines' last characters) whose tile is of another rhyme. */
-function checkRhymeLive(page) {
+/* 韻牌, live in the editor: the feet the server's rule check (PUT draft's `rule`, the submission's own
+   function, poetry.rules.check_rhyme) finds outside the seat's rhyme. */
+function showRhymeVerdict(page, violations) {
   const rhymes = page.state.rhymes || null;
   const mine = rhymes && mySeat(page) ? rhymes[String(mySeat(page))] : null;
   const out = $("rhyme-check");
-  if (!mine || !page.hand) { out.hidden = true; return; }
-  const byChar = {};
-  page.hand.forEach((t) => { byChar[t.char] = t; });
-  const lines = $("poem-text").value.split(/[\n，。、；：？！,.;:?!]+/).map((l) => l.replace(/[^\u3400-\u9fff]/g, "")).filter(Boolean);
-  const off = [];
-  lines.forEach((line, i) => {
-    const foot = line[line.length - 1];
-    if ((i + 1) % 2 === 0 && byChar[foot] && byChar[foot].rhyme !== mine) off.push(foot);
-  });
+  if (!mine) { out.hidden = true; return; }
+  const off = [...new Set(violations.filter((v) => v.where === "rhyme_tile").map((v) => v.char))];
   out.hidden = false;
   out.setAttribute("data-ok", off.length ? "no" : "yes");
   out.textContent = off.length ? fill(C.offRhyme, { chars: off.join("、"), rhyme: mine }) : fill(C.inRhyme, { rhyme: mine });
@@ -124,8 +118,7 @@ function checkRhymeLive(page) {
 
 /** Wire 撤回 and 再來一局, and the clock's tick. */
 export function wireClub(page) {
-  $("poem-text").addEventListener("input", () => checkRhymeLive(page));
-  document.addEventListener("round:hand", () => checkRhymeLive(page));
+  document.addEventListener("round:rule", (event) => showRhymeVerdict(page, event.detail));
   $("withdraw-button").addEventListener("click", () => {
     if (!window.confirm(C.confirmWithdraw)) return;
     api("POST", page.base + "/withdraw", {}).then((r) => {

@@ -43,6 +43,7 @@ function showRule(page, violations) {
   });
   $("rule-box").hidden = seen.size === 0;
   page.draft.ruleBroken = seen.size > 0;
+  document.dispatchEvent(new CustomEvent("round:rule", { detail: violations || [] }));
 }
 
 function keepLocal(draft, dirty, fields) {
