@@ -94,9 +94,3 @@ class CompositionError(StoreError):
     def __init__(self, message: str, violations: list[dict[str, Any]]):
         super().__init__(message)
         self.violations = violations
-
-
-class TooManyAttempts(StoreError):
-    """Too many join attempts from one client lately (no guessing codes)."""
-
-    status = 429

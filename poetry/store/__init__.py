@@ -29,7 +29,6 @@ from poetry.errors import (
     NotAllowed,
     RoundNotFound,
     StoreError,
-    TooManyAttempts,
     WrongPhase,
 )
 from poetry.rules import COMPOSITIONS, MAX_WILDCARDS
@@ -64,7 +63,7 @@ from poetry.store.store import Store
 from poetry.store.tokens import CODE_ALPHABET, CODE_LENGTH, Seat, hash_token, new_code, new_token, normalise_code
 
 __all__ = [
-    "BadInput", "CompositionError", "NotAllowed", "RoundNotFound", "StoreError", "TooManyAttempts", "WrongPhase",
+    "BadInput", "CompositionError", "NotAllowed", "RoundNotFound", "StoreError", "WrongPhase",
     "COMPOSITIONS", "MAX_WILDCARDS", "GRADES", "LIMITS", "PHASES", "PLAYERS", "RHYME_BOOKS",
     "RoundSettings", "clean_name", "clean_text", "round_settings", "utcnow",
     "MIGRATIONS_DIR", "drafts", "events", "grades", "hands", "rate_limits", "make_engine", "metadata", "rounds",
