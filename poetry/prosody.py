@@ -28,6 +28,7 @@ from types import MappingProxyType
 
 from poetry.data import data_path
 from poetry.errors import UnsupportedFormError
+from poetry.text import is_han
 
 
 class Tone(str, Enum):
@@ -76,18 +77,6 @@ def _tone_from(tones: set[Tone]) -> Tone:
     if tones:
         return next(iter(tones))
     return Tone.UNKNOWN
-
-
-def _is_han(char: str) -> bool:
-    """CJK unified ideographs (basic, extensions A–G) and compatibility ideographs."""
-    cp = ord(char)
-    return (
-        0x4E00 <= cp <= 0x9FFF
-        or 0x3400 <= cp <= 0x4DBF
-        or 0x20000 <= cp <= 0x323AF
-        or 0xF900 <= cp <= 0xFAFF
-        or 0x2F800 <= cp <= 0x2FA1F
-    )
 
 
 def _mandarin_tone(char: str, data_dir: str | None = None) -> Tone | None:
@@ -214,7 +203,7 @@ class RhymeBook:
 
     def _guess(self, char: str) -> CharInfo:
         """In no book: the Mandarin tone, marked as a guess (入聲 chars read 平 in Mandarin get it wrong)."""
-        guess = _mandarin_tone(char, self._data_dir) if len(char) == 1 and _is_han(char) else None
+        guess = _mandarin_tone(char, self._data_dir) if is_han(char) else None
         if guess is None:
             return CharInfo(char, char, (), Tone.UNKNOWN, frozenset(), False)
         return CharInfo(char, char, (), guess, frozenset(), True)
@@ -447,7 +436,7 @@ class XinyunBook(RhymeBook):
                             c, field = line.rstrip("\n").split("\t")[:2]
                             self._extra[c] = field
         field = self._extra.get(char)
-        if field is None and len(char) == 1 and _is_han(char):
+        if field is None and is_han(char):
             field = " ".join(mandarin_syllables(char))
         readings = self._parse(field) if field else ()
         if not readings:
