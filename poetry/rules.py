@@ -41,7 +41,7 @@ from types import MappingProxyType
 from typing import Any
 
 from poetry.errors import BadInput, PoetryError, WrongPhase
-from poetry.text import is_han, split_lines, to_simplified, to_traditional
+from poetry.text import is_han, parse_poem, split_lines, to_simplified, to_traditional
 
 #: "rhyme_feet": rhyme feet and title from one's own tiles (the default, as the game's description says);
 #: "jizi": 集字, every character of the poem from one's own tiles, each tile once (plus wildcard blanks).
@@ -273,7 +273,21 @@ def tiles_used(title: str, text: str, hand: Iterable[str], composition: str, wil
     >>> tiles_used("登樓", "白日依山盡，黃河入海流", "登樓山河流", "rhyme_feet")
     5
     """
-    return tile_marks(title, split_lines(text), hand, composition, wildcards)["used"]
+    return tile_marks(title, poem_lines(text), hand, composition, wildcards)["used"]
+
+
+def poem_lines(text: str) -> list[str]:
+    """The verse lines as typed, read as the checker reads them (``parse_poem``: a title line, notes and
+    punctuation off), so that the editor's marks, the submission's rule and every tile count see the same
+    lines; a text the checker cannot read (empty, one line) falls back to ``split_lines``.
+
+    >>> poem_lines("《登樓》白日依山盡，黃河入海流。（一作「望」）")
+    ['白日依山盡', '黃河入海流']
+    """
+    try:
+        return list(parse_poem(text).original_lines)
+    except PoetryError:
+        return split_lines(text)
 
 
 def _han(text: str) -> str:
@@ -304,7 +318,7 @@ def check_composition(title: str, text: str, hand: Iterable[str], composition: s
         for char, tile in dict(zip(title_chars, match_tiles(title_chars, index).tiles)).items()
         if tile is None
     ]
-    lines = split_lines(text)
+    lines = poem_lines(text)
     if composition == "jizi":
         violations += _jizi_violations("".join(lines), index, wildcards)
     else:

@@ -66,3 +66,16 @@ def test_each_tile_once_prefers_the_exact_glyph_and_counts_as_the_rule_counts():
     assert tiles_used("", "千里萬里，山山", "里里千", "rhyme_feet") == 2
     assert tiles_used("", "千里萬里，山山", "里里千", "jizi") == 3
     assert tiles_used("登楼", "白日依山尽，黄河入海流", "登樓山河流", "rhyme_feet") == 5  # title included
+
+
+def test_a_title_line_in_the_poem_box_is_read_as_the_checker_reads_it():
+    """The rule, the counts and the editor see the same lines: a title line typed above the verse is no line."""
+    from poetry.rules import poem_lines
+
+    text = "《登樓》\n白日依山盡，黃河入海流。欲窮千里目，更上一層樓。"
+    hand = "登樓流白日依"
+    typed = ["".join(c.char for c in line.chars) for line in check_poem(text).lines]
+    assert poem_lines(text) == typed == ["白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓"]
+    assert tiles_used("登樓", text, hand, "rhyme_feet") == tile_marks("登樓", typed, hand, "rhyme_feet")["used"]
+    # the feet are the verse's 流 and 樓 (held), not the title line's
+    assert check_composition("登樓", text, hand, "rhyme_feet", is_ping=lambda c: c in "流樓") == []

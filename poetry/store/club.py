@@ -16,11 +16,19 @@ from sqlalchemy.engine import Connection
 
 from poetry.errors import NotAllowed, WrongPhase
 from poetry.prosody import get_rhyme_book
-from poetry.rules import DEFAULT_CUPS, check_rhyme, deadline_of, draw_rhymes, ping_groups, ping_test, rhyme_choices
+from poetry.rules import (
+    DEFAULT_CUPS,
+    check_rhyme,
+    deadline_of,
+    draw_rhymes,
+    ping_groups,
+    ping_test,
+    poem_lines,
+    rhyme_choices,
+)
 from poetry.store.fields import iso, utcnow
 from poetry.store.schema import drafts, grade_changes, grades, hands, rounds, seats, submissions
 from poetry.store.tokens import Seat, hash_token, new_code
-from poetry.text import split_lines
 
 #: Most rounds a series (an evening's rematches) is followed back through.
 MAX_SERIES = 50
@@ -73,7 +81,7 @@ class ClubActions:
             # the tile's own group first; a character no book knows has no group, so rhymes with nothing
             return ([tiles[char].rhyme] if char in tiles else []) + list(book.rhyme_groups_of(char))
 
-        return check_rhyme(split_lines(text), group, ping_test(tiles.values(), "pingshui"), groups_of)
+        return check_rhyme(poem_lines(text), group, ping_test(tiles.values(), "pingshui"), groups_of)
 
     def rhyme_record(self, code: str) -> list[dict[str, Any]]:
         """The 韻牌 drawn, by seat; after publication also how many 平 tiles of it each hand held and which
