@@ -93,6 +93,25 @@ def test_dashboard_thresholds_from_the_query(judged):
     assert {e["poem"]["suggestion"]["grade"] for e in data["entries"]} == {"荒牌"}
 
 
+def test_dashboard_offers_every_threshold_and_the_switch(judged):
+    """Every rubric threshold is on the dashboard with its label; 失格荒牌 is a checkbox that takes effect."""
+    from poetry.grading import DEFAULT_THRESHOLDS
+    from poetry.grading.rubric import THRESHOLD_LABELS
+
+    client, code, tokens = judged
+    assert set(THRESHOLD_LABELS) == set(DEFAULT_THRESHOLDS)
+    page = client.get(f"/r/{code}/judge?失格荒牌=1", headers=bearer(tokens[1])).get_data(as_text=True)
+    for key, label in THRESHOLD_LABELS.items():
+        assert f'name="{key}"' in page and label in page
+    assert 'type="checkbox" name="失格荒牌" value="1" checked' in page
+    # a title no poem can treat well enough: every poem is off its title; with the switch that is 荒牌
+    capped = client.get(f"/api/rounds/{code}/judge?貼題_floor=1", headers=bearer(tokens[1])).get_json()
+    assert {e["poem"]["suggestion"]["grade"] for e in capped["entries"]} <= {"下品", "荒牌"}
+    dropped = client.get(f"/api/rounds/{code}/judge?貼題_floor=1&失格荒牌=1", headers=bearer(tokens[1])).get_json()
+    assert dropped["thresholds"]["失格荒牌"] == 1.0
+    assert {e["poem"]["suggestion"]["grade"] for e in dropped["entries"]} == {"荒牌"}
+
+
 @pytest.mark.parametrize("who", [None, 2])
 def test_only_the_judge_sees_the_dashboard_and_grades(judged, who):
     client, code, tokens = judged

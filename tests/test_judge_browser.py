@@ -1,5 +1,7 @@
 """The 詩伯 grades four poems on the dashboard and publishes; a player sees the results live."""
 
+from urllib.parse import unquote
+
 import pytest
 
 from tests.conftest import screenshot
@@ -72,3 +74,25 @@ def test_dashboard_on_a_phone(served_round, new_page):
     phone.click("#seat-2 .grade-button[data-grade='中品']")
     phone.wait_for_selector("#seat-2 .grade-button[data-grade='中品'][aria-pressed='true']")
     screenshot(phone, "judge-dashboard-phone")
+
+
+def test_judge_sets_the_rules_limits(served_round, new_page):
+    """The 詩伯 opens the thresholds, sets 貼題's floor and ticks 失格荒牌: the suggestions follow, and the page
+    reopens with the same settings (kept on this device)."""
+    base, code, tokens = served_round
+    judge = new_page()
+    judge.goto(f"{base}/r/{code}/k/{tokens[1]}")
+    judge.goto(f"{base}/r/{code}/judge")
+    judge.click(".thresholds summary")
+    switch = judge.locator(".threshold-form input[name='失格荒牌']")
+    assert switch.get_attribute("type") == "checkbox" and not switch.is_checked()
+    judge.fill(".threshold-form input[name='貼題_floor']", "1")
+    switch.check()
+    screenshot(judge, "judge-thresholds")
+    judge.click(".threshold-form button[type='submit']")
+    judge.wait_for_url(lambda url: "失格荒牌=1" in unquote(url))
+    pins = judge.locator(".sheet .suggestion .pin").all_inner_texts()
+    assert pins and set(pins) == {"荒牌"}
+    judge.goto(f"{base}/r/{code}/judge")  # no query: the saved thresholds come back
+    judge.wait_for_url(lambda url: "失格荒牌=1" in unquote(url))
+    assert judge.locator(".threshold-form input[name='失格荒牌']").is_checked()

@@ -32,7 +32,6 @@ GRADE_FIELDS = ("title", "text", "thresholds", "hand")
 SET_GRADE_FIELDS = ("seat", "grade", "comment", "confirm")
 #: Rounds listed on the history page at most.
 HISTORY_LIMIT = 50
-THRESHOLD_KEYS = ("上品", "中品", "荒牌", "上品_floor", "貫理_floor", "form_floor")
 
 
 # --- one poem ------------------------------------------------------------------------------------
@@ -104,8 +103,10 @@ def _parse_hand(hand: object) -> str | None:
 
 def _thresholds_from_args() -> dict[str, float] | None:
     """Thresholds the 詩伯 set for this round (query string, e.g. ?中品=0.55); bad values are ignored."""
+    from poetry.grading.rubric import THRESHOLD_LABELS
+
     out = {}
-    for key in THRESHOLD_KEYS:
+    for key in THRESHOLD_LABELS:
         raw = request.args.get(key)
         if raw is None:
             continue
@@ -131,6 +132,7 @@ def _require_judge(code: str) -> Seat:
 @bp.get("/r/<code>/judge")
 def dashboard_page(code: str):
     """The 詩伯's dashboard: every poem side by side with its marks, faults, tiles, criteria and 品."""
+    from poetry.grading.rubric import THRESHOLD_LABELS, THRESHOLD_SWITCHES
     from poetry.standings import round_dashboard
 
     code = round_code(code)
@@ -139,7 +141,8 @@ def dashboard_page(code: str):
     token = request.cookies.get(cookie_name(code))
     csrf = csrf_token_for(token) if token else ""
     return render_template("judge_dashboard.html", data=data, info=data["round"], csrf=csrf,
-                           threshold_keys=THRESHOLD_KEYS, marks=MARKS)
+                           threshold_labels=THRESHOLD_LABELS,
+                           threshold_switches=THRESHOLD_SWITCHES, marks=MARKS)
 
 
 @bp.get("/api/rounds/<code>/judge")

@@ -50,6 +50,21 @@ DEFAULT_THRESHOLDS = MappingProxyType(
         "失格荒牌": 0.0,
     }
 )
+#: What each threshold decides, in the 詩伯's words (the dashboard labels every threshold from here).
+THRESHOLD_LABELS = MappingProxyType(
+    {
+        "上品": "上品：綜合分至少",
+        "上品_floor": "上品：各項至少",
+        "中品": "中品：綜合分至少",
+        "荒牌": "荒牌：綜合分低於",
+        "貫理_floor": "荒牌：貫理低於",
+        "form_floor": "下品：體、平仄至少",
+        "貼題_floor": "題失（至多下品）：貼題低於",
+        "失格荒牌": "格律有誤或離題者作荒牌（不勾則至多下品）",
+    }
+)
+#: Thresholds that are switches (0 off, 1 on) rather than levels.
+THRESHOLD_SWITCHES = frozenset({"失格荒牌"})
 #: A title telling at least this much (``title_information``) can be failed.
 TELLING_TITLE = 2.0
 #: Titles that ask nothing of the poem (the tradition's ways of saying "untitled"): never 離題.
