@@ -10,7 +10,8 @@ from poetry.grading import grade_poem, grade_to_dict
 from poetry.grading.taste import blend, competence
 
 CELEBRATED = json.loads((Path(__file__).parent / "data" / "celebrated_lines.json").read_text(encoding="utf-8"))["poems"]
-DENGGAO = "風急天高猿嘯哀，渚清沙白鳥飛迴。無邊落木蕭蕭下，不盡長江滾滾來。萬里悲秋常作客，百年多病獨登臺。艱難苦恨繁霜鬢，潦倒新停濁酒杯。"
+DENGGAO = ("風急天高猿嘯哀，渚清沙白鳥飛迴。無邊落木蕭蕭下，不盡長江滾滾來。"
+           "萬里悲秋常作客，百年多病獨登臺。艱難苦恨繁霜鬢，潦倒新停濁酒杯。")
 #: A hurried player's quatrain in modern diction (the graded set's kind of weak poem).
 MODERN = "春天風景真美麗，花兒朵朵笑開顏。我們一起去遊玩，心情很是好逍遙。"
 
