@@ -170,7 +170,7 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
         if len({len(x) for x in p["lines"]}) == 1:
             pool[(p["author"], shape(p))].append(p)
     rng = random.Random(seed)
-    pairs = []
+    pairs, taste = [], []
     for p in anthology:
         if len({len(x) for x in p["lines"]}) != 1:
             continue
@@ -178,13 +178,19 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
         if not others:
             continue
         chosen = rng.sample(others, min(per_poem, len(others)))
-        mine = grade_poem(as_text(p["lines"]), title=p["title"]).score
+        mine = grade_poem(as_text(p["lines"]), title=p["title"])
         for q in chosen:
-            pairs.append((p["author"], mine, grade_poem(as_text(q["lines"]), title=q["title"]).score))
+            theirs = grade_poem(as_text(q["lines"]), title=q["title"])
+            pairs.append((p["author"], mine.score, theirs.score))
+            if mine.taste and theirs.taste:
+                taste.append(1.0 if mine.taste["z"] > theirs.taste["z"] else 0.0)
     wins = [1.0 if a > b else 0.5 if a == b else 0.0 for _, a, b in pairs]
     print(f"\nAnthologist's choice: {len(pairs)} within-author pairs (唐詩三百首 poem against a 全唐詩 poem by the "
           f"same author, same shape), {len({a for a, *_ in pairs})} authors")
-    print(f"Pooled AUC (within-author pairs won by the anthology poem): {statistics.mean(wins):.3f}\n")
+    print(f"Pooled AUC (within-author pairs won by the anthology poem): {statistics.mean(wins):.3f}")
+    if taste:  # in-sample: scripts/build_taste.py learned 格調 from these pairs (its grouped CV is the estimate)
+        print(f"格調 alone, in-sample (the taste model learned from these poems): {statistics.mean(taste):.3f}")
+    print()
     by_author: dict[str, list[float]] = defaultdict(list)
     for (author, *_), w in zip(pairs, wins):
         by_author[author].append(w)

@@ -77,6 +77,9 @@ from poetry.grading.rubric import (
     merge_thresholds,
     suggest_grade,
 )
+from poetry.grading.taste import _taste_model, blend, competence, taste_of
+from poetry.grading.variants import read_for_grading
+from poetry.text import parse_poem
 
 __all__ = [
     "CHAR_FEATURES",
@@ -94,6 +97,7 @@ __all__ = [
     "Band",
     "Grade",
     "band_of",
+    "base_score",
     "char_features",
     "char_suspicion",
     "clean_title",
@@ -133,6 +137,8 @@ class Grade:
     form: str | None = None  # the checker's form name, e.g. 五言律詩
     title: str | None = None
     lines: tuple[str, ...] = field(default=())
+    #: 格調 (poetry.grading.taste): {"label", "score", "z", "explanation"}, None without a taste model
+    taste: Mapping[str, Any] | None = None
 
 
 #: A title whose characters call for body characters this strongly (the two most telling title
@@ -169,12 +175,21 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     Raises MalformedPoemError for text that cannot be read as a poem (empty, one line, too long).
     """
     lines, title, criteria, form_name = measure_poem(text, title, hand, form)
-    spec = _model()["combined"]
-    feats = combined_features(criteria, spec.get("neutral"), title_information(title))
-    score = round(combined_score(spec, feats), 3)
+    score = base_score(criteria, title)
+    # 格調: the anthologist's taste orders the poems the combiner already finds competent
+    taste = taste_of(list(read_for_grading(parse_poem(text), title).lines), lines, criteria)
+    if taste is not None:
+        score = round(blend(score, taste["z"], _taste_model()["weight"], competence(criteria)), 3)
     info = 0.0 if clean_title(title) in GENERIC_TITLES else title_information(title)  # 無題 asks nothing
     grade, reasons = suggest_grade(score, criteria, thresholds, info)
-    return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines))
+    return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines),
+                 MappingProxyType(taste) if taste else None)
+
+
+def base_score(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> float:
+    """The combined model's score of the criteria, before taste (scripts/build_taste.py learns on it)."""
+    spec = _model()["combined"]
+    return round(combined_score(spec, combined_features(criteria, spec.get("neutral"), title_information(title))), 3)
 
 
 def grade_to_dict(g: Grade) -> dict[str, Any]:
@@ -187,4 +202,5 @@ def grade_to_dict(g: Grade) -> dict[str, Any]:
         "form": g.form,
         "title": g.title,
         "lines": list(g.lines),
+        "taste": dict(g.taste) if g.taste else None,
     }

@@ -106,9 +106,10 @@ def _model() -> Mapping[str, Any]:
 
 def reload_models() -> None:
     """Forget the loaded models (the build script calls this after rewriting data/)."""
+    from poetry.grading.taste import _taste_model
     from poetry.lm import load_lm
 
-    for f in (_vectors, _title_pairs, _word_idf, _model, load_lm):
+    for f in (_vectors, _title_pairs, _word_idf, _model, load_lm, _taste_model):
         f.cache_clear()
 
 
