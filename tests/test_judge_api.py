@@ -104,6 +104,7 @@ def test_dashboard_offers_every_threshold_and_the_switch(judged):
     for key, label in THRESHOLD_LABELS.items():
         assert f'name="{key}"' in page and label in page
     assert 'type="checkbox" name="失格荒牌" value="1" checked' in page
+    assert page.count('class="criterion taste"') == 4  # 格調 beside the criteria, for every poem
     # a title no poem can treat well enough: every poem is off its title; with the switch that is 荒牌
     capped = client.get(f"/api/rounds/{code}/judge?貼題_floor=1", headers=bearer(tokens[1])).get_json()
     assert {e["poem"]["suggestion"]["grade"] for e in capped["entries"]} <= {"下品", "荒牌"}

@@ -93,6 +93,11 @@ def test_judge_sets_the_rules_limits(served_round, new_page):
     judge.wait_for_url(lambda url: "失格荒牌=1" in unquote(url))
     pins = judge.locator(".sheet .suggestion .pin").all_inner_texts()
     assert pins and set(pins) == {"荒牌"}
+    # 格調 (taste among competent poems) is drawn beside the criteria, with its reason
+    taste = judge.locator("#seat-4 .criterion.taste")
+    assert taste.locator(".c-name").inner_text() == "格調" and "「" in taste.locator(".c-expl").inner_text()
+    full = screenshot(judge, "judge-thresholds-applied")
+    judge.locator("#seat-4").screenshot(path=full.replace(".png", "-sheet.png"))
     judge.goto(f"{base}/r/{code}/judge")  # no query: the saved thresholds come back
     judge.wait_for_url(lambda url: "失格荒牌=1" in unquote(url))
     assert judge.locator(".threshold-form input[name='失格荒牌']").is_checked()
