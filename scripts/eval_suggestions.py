@@ -9,8 +9,13 @@ and we look for the original character among the suggestions of the fault at tha
 top 5, top 8. A character that occurs elsewhere in the poem can never come back (the checker never
 suggests a character the poem already has); their share is reported as the ceiling.
 
-Sets: ``anthology`` — 唐詩三百首, held out of data/suggest_bigrams.tsv by scripts/build_suggestions.py;
-``dev`` — the build's development split (every 50th other corpus poem), also held out, used for tuning.
+Sets: ``anthology`` — 唐詩三百首, held out of data/suggest_bigrams.tsv, data/suggest_words.tsv
+(scripts/build_suggestions.py) and of the character LMs data/lm_chars*.npz (scripts/build_grading.py);
+``dev`` — the build's development split (every third 4/8-line poem of the grading's calibration split),
+held out of all of them too, used for tuning (``--tune``: a grid of the weights of the line's reading).
+
+"Reads well": the share of the suggestions (top 1, and all of the top 8) that make a pair attested in
+the table with both neighbours (left + c and c + right, each seen at least twice in the counted poems).
 
 "Before" is the checker as it was at ``--before`` (default: the commit before the fit-ranked
 suggestions, whose ranking was the most used chars of the required tone), loaded from git; "after" is
@@ -59,7 +64,7 @@ def eval_poems(corpus: Path, which: str) -> list[list[str]]:
         poems = build.load_anthology(corpus)
     else:
         all_poems = build.load_corpus(corpus)
-        _, dev, _ = build.split(all_poems, build.load_anthology(corpus))
+        _, dev, _ = build.split(all_poems, build.load_anthology(corpus), build.lm_unseen(corpus))
         poems = [all_poems[i] for i in dev]
     out = []
     for p in poems:
@@ -102,9 +107,17 @@ def plants(checker, poems: list[list[str]]):
     plants.regulated = n_regulated
 
 
+def attested(line: str, j: int, c: str) -> bool:
+    """Whether ``c`` at char j makes a pair seen in the table with both its neighbours."""
+    from poetry.checker.suggestions import fit_table
+
+    fit = fit_table()
+    return c in fit.followers(line[j - 1]) and (j + 1 >= len(line) or c in fit.predecessors(line[j + 1]))
+
+
 def measure(checker, cases) -> dict:
     hits = {1: 0, 5: 0, 8: 0}
-    flagged = total = ceiling = 0
+    flagged = total = ceiling = read1 = read8 = shown = 0
     for text, ln, pos, original, possible in cases:
         total += 1
         ceiling += possible
@@ -116,7 +129,41 @@ def measure(checker, cases) -> dict:
         fix = list(fault.suggestions)
         for k in hits:
             hits[k] += original in fix[:k]
-    return {"cases": total, "flagged": flagged, "ceiling": ceiling, **{f"top{k}": v for k, v in hits.items()}}
+        line = text.rstrip("。").split("，")[ln - 1]
+        good = [attested(line, pos - 1, c) for c in fix]
+        read1 += bool(good) and good[0]
+        read8 += sum(good)
+        shown += len(good)
+    return {"cases": total, "flagged": flagged, "ceiling": ceiling, **{f"top{k}": v for k, v in hits.items()},
+            "read1": read1, "read8": read8, "shown": shown}
+
+
+def report(name: str, m: dict) -> str:
+    f = m["flagged"]
+    return (f"{name}: flagged {f}/{m['cases']}, original possible {m['ceiling'] / m['cases']:.1%}; "
+            f"original in top 1 {m['top1'] / f:.1%}, top 5 {m['top5'] / f:.1%}, top 8 {m['top8'] / f:.1%}; "
+            f"reads well (pair attested both sides): top 1 {m['read1'] / f:.1%}, "
+            f"top 8 {m['read8'] / max(m['shown'], 1):.1%}")
+
+
+def clear_rankings() -> None:
+    """Empty the suggestions' ranking caches (the package's lru_caches, whichever this checker has)."""
+    from poetry.checker import suggestions
+
+    for name in ("ranking", "reading"):
+        if hasattr(suggestions, name):
+            getattr(suggestions, name).cache_clear()
+
+
+def tune(checker, cases) -> None:
+    """A grid of the weights of the line's reading on ``cases`` (the development split)."""
+    from poetry.checker import suggestions
+
+    for lm_weight in (0.0, 0.5, 1.0, 1.5, 2.0):
+        for bonus in (0.0, 0.5, 1.0, 2.0):
+            suggestions._LM_WEIGHT, suggestions._WORD_BONUS = lm_weight, bonus
+            clear_rankings()
+            print(report(f"LM weight {lm_weight}, word bonus {bonus}", measure(checker, cases)), flush=True)
 
 
 def timing(checker, repeat: int = 2000, cold: bool = True) -> float:
@@ -127,9 +174,7 @@ def timing(checker, repeat: int = 2000, cold: bool = True) -> float:
     # the old module's FIFO dict, or the package's lru_cache'd ranking
     rankings = getattr(checker, "_RANKINGS", None) if cold else None
     if cold and rankings is None:
-        from poetry.checker.suggestions import ranking
-
-        rankings = type("Rankings", (), {"clear": staticmethod(ranking.cache_clear)})()
+        rankings = type("Rankings", (), {"clear": staticmethod(clear_rankings)})()
     best = float("inf")
     for _ in range(3):
         t = time.perf_counter()
@@ -147,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", choices=("anthology", "dev"), default="anthology")
     parser.add_argument("--before", default=BEFORE, help="commit of the old checker (frequency ranking)")
     parser.add_argument("--no-before", action="store_true", help="measure the working tree only")
+    parser.add_argument("--tune", action="store_true", help="a grid of the reading weights (use --set dev)")
+    parser.add_argument("--every", type=int, default=1, help="every n-th planted fault only (quicker tuning)")
     args = parser.parse_args(argv)
 
     from poetry import checker as after
@@ -158,19 +205,19 @@ def main(argv: list[str] | None = None) -> int:
     first = time.perf_counter() - t
 
     poems = eval_poems(args.corpus, args.set)
-    cases = list(plants(after, poems))
+    cases = list(plants(after, poems))[:: args.every]
     print(f"set {args.set}: {len(poems)} poems of 4/8 lines × 5/7 chars, {plants.regulated} regulated, "
           f"{len(cases)} planted faults at 2/4/6 positions")
+    if args.tune:
+        tune(after, cases)
+        return 0
     rows = []
     if not args.no_before:
         before = old_checker(args.before)
         rows.append((f"before ({args.before}, most used chars of the tone)", before))
-    rows.append(("after (fit with the neighbours)", after))
+    rows.append(("after (working tree)", after))
     for name, checker in rows:
-        m = measure(checker, cases)
-        f = m["flagged"]
-        print(f"{name}: flagged {f}/{m['cases']}, original possible {m['ceiling'] / m['cases']:.1%}; "
-              f"original in top 1 {m['top1'] / f:.1%}, top 5 {m['top5'] / f:.1%}, top 8 {m['top8'] / f:.1%}")
+        print(report(name, measure(checker, cases)))
     for name, checker in rows:
         print(f"{name}: one 七律 with a planted fault (登高, 渚淺), check_poem in-process "
               f"{timing(checker) * 1e6:.0f} µs"
