@@ -159,8 +159,8 @@ def tune(checker, cases) -> None:
     """A grid of the weights of the line's reading on ``cases`` (the development split)."""
     from poetry.checker import suggestions
 
-    for lm_weight in (0.0, 0.5, 1.0, 1.5, 2.0):
-        for bonus in (0.0, 0.5, 1.0, 2.0):
+    for lm_weight in (0.0, 0.5, 0.75, 1.0, 1.5):
+        for bonus in (0.0, 0.25, 0.5, 1.0, 2.0):
             suggestions._LM_WEIGHT, suggestions._WORD_BONUS = lm_weight, bonus
             clear_rankings()
             print(report(f"LM weight {lm_weight}, word bonus {bonus}", measure(checker, cases)), flush=True)

@@ -39,12 +39,14 @@ _FACING = 0.3
 _SMOOTH_FACING = 500.0
 #: Rankings remembered by context (the live editor re-checks a draft at every keystroke).
 _RANKINGS_KEPT = 1024
-#: How many of the bigram ranking's best are ranked again by how the whole line reads.
+#: How many of the bigram ranking's best are ranked again by how the whole line reads (24 and 96 recover the
+#: poet's char as often on the development split).
 _REREAD = 48
-#: Weight of the LMs' log10 P of the line (forward and backward each), against the bigram's natural logs.
-_LM_WEIGHT = 1.0
-#: Bonus for each neighbour inside the same word (the 2|2|3 rhythm) with which the char makes a real word.
-_WORD_BONUS = 0.5
+#: Weight of the LMs' log10 P of the line (forward and backward each), against the bigram's natural logs, and
+#: bonus for each neighbour inside the same word (the 2|2|3 rhythm) with which the char makes a real word:
+#: the best of a grid on the development split (scripts/eval_suggestions.py --set dev --tune).
+_LM_WEIGHT = 0.75
+_WORD_BONUS = 0.25
 
 
 def _bonds(length: int, j: int) -> tuple[float, float]:
@@ -251,13 +253,17 @@ def line_reader() -> LineReader | None:
         return None
 
 
-def read_scores(fit: FitTable, line: str, j: int, chars: list[str], facing: str | None) -> dict[str, float]:
-    """The bigram fit of each char at j (``fit_scores``), plus how the whole line reads with it: the LMs'
-    log10 P of the line both ways (_LM_WEIGHT) and a bonus per real word with a neighbour (_WORD_BONUS)."""
-    left = line[j - 1] if j > 0 else None
-    right = line[j + 1] if j + 1 < len(line) else None
+def read_scores(fit: FitTable, line: str, j: int, chars: list[str], facing: str | None,
+                fits: dict[str, float] | None = None) -> dict[str, float]:
+    """The bigram fit of each char at j (``fits``, else ``fit_scores``), plus how the whole line reads with
+    it: the LMs' log10 P of the line both ways (_LM_WEIGHT) and a bonus per real word with a neighbour
+    (_WORD_BONUS)."""
     bonds = _bonds(len(line), j)
-    scores = fit_scores(fit, left, right, chars, bonds, facing)
+    if fits is None:
+        left = line[j - 1] if j > 0 else None
+        right = line[j + 1] if j + 1 < len(line) else None
+        fits = fit_scores(fit, left, right, chars, bonds, facing)
+    scores = {c: fits[c] for c in chars}
     reader = line_reader()
     if reader is not None and chars:
         for c, lm in zip(chars, reader.lm_scores(line, j, chars)):
@@ -274,11 +280,11 @@ def reading(table: BookTable, fit: FitTable | None, need: str, line: str, j: int
     right = line[j + 1] if j + 1 < len(line) else None
     ranked = ranking(table, fit, need, left, right, facing, len(line), j)
     if fit is None:
-        return ranked
-    best = list(ranked[:_REREAD])
-    scores = read_scores(fit, line, j, best, facing)
+        return tuple(c for c, _ in ranked)
+    best = [c for c, _ in ranked[:_REREAD]]
+    scores = read_scores(fit, line, j, best, facing, dict(ranked[:_REREAD]))
     best.sort(key=scores.__getitem__, reverse=True)
-    return tuple(best) + ranked[_REREAD:]
+    return tuple(best) + tuple(c for c, _ in ranked[_REREAD:])
 
 
 def _fits_need(need: str):
@@ -342,8 +348,9 @@ def suggest(fix: Fix, ctx: FixContext, hand: set[str] | None, used: set[str], ha
 
 @lru_cache(maxsize=_RANKINGS_KEPT)
 def ranking(table: BookTable, fit: FitTable | None, need: str, left: str | None, right: str | None,
-            facing: str | None, length: int, j: int) -> tuple[str, ...]:
-    """Every candidate of the tone (or rhyme group) ``need`` that fits, best first, for this context."""
+            facing: str | None, length: int, j: int) -> tuple[tuple[str, float], ...]:
+    """Every candidate of the tone (or rhyme group) ``need`` that fits, with its bigram fit (0 without a
+    table), best first, for this context."""
     if need not in (PING, ZE):  # a rhyme group: all of it, ranked by the left neighbour
         pool: Iterable[str] = table.book.chars_in_group(need)
         right = None
@@ -360,7 +367,8 @@ def ranking(table: BookTable, fit: FitTable | None, need: str, left: str | None,
     fits = _fits_need(need)
     entry = table.entry
     chars = [c for c in pool if fits(entry(c))]
-    if fit is not None:
-        scores = fit_scores(fit, left, right, chars, _bonds(length, j), facing)
-        chars.sort(key=scores.__getitem__, reverse=True)
-    return tuple(chars)
+    if fit is None:
+        return tuple((c, 0.0) for c in chars)
+    scores = fit_scores(fit, left, right, chars, _bonds(length, j), facing)
+    chars.sort(key=scores.__getitem__, reverse=True)
+    return tuple((c, scores[c]) for c in chars)
