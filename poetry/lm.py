@@ -80,12 +80,8 @@ class CharLM:
 
     def logprobs(self, ids: np.ndarray) -> np.ndarray:
         """log10 P(w | u, v) for each position of a padded id sequence (BOS BOS w1 … wn EOS)."""
-        return self.triple_logprobs(ids[:-2], ids[1:-1], ids[2:])
-
-    def triple_logprobs(self, u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """log10 P(w | u, v) for arrays of (u, v, w) ids, one lookup per level for all of them (the checker's
-        suggestions score many candidates of one place at once)."""
         V = self.size
+        u, v, w = ids[:-2], ids[1:-1], ids[2:]
         p = self.p1[w]
         # bigram level: P2(w|v) = d2(v,w) + g1(v) * P1(w)
         pos2, hit2 = self._lookup(self.k2, v * V + w)

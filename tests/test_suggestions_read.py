@@ -86,3 +86,16 @@ def test_the_line_reader_prefers_the_poets_line():
     assert good > bad
     assert reader.word_bonus("白雲生處有人家", 5, "人", _bonds(7, 5)) == 2.0  # 有人, 人家
     assert reader.word_bonus("白雲生處有人家", 4, "有", _bonds(7, 4)) == 1.0  # 有人; 處有 straddles the 2|2|3 break
+
+
+def test_the_plain_lm_reads_the_files_as_the_numpy_lm_does():
+    from poetry import lm, lm_plain
+
+    assert (lm_plain.BOS, lm_plain.EOS, lm_plain.UNK) == (lm.BOS, lm.EOS, lm.UNK)
+    assert (lm_plain.LM_FILE, lm_plain.LM_REVERSED_FILE) == (lm.LM_FILE, lm.LM_REVERSED_FILE)
+    for backward in (False, True):
+        full, plain = lm.load_lm(reversed=backward), lm_plain.load_plain_lm(reversed=backward)
+        for line in ("白日依山盡", "渚淺沙白鳥飛回", "白雲生處殺人家"):
+            ids = [plain.bos, plain.bos, *plain.ids(line), plain.eos]
+            mine = [plain.logprob(ids[t - 2], ids[t - 1], ids[t]) for t in range(2, len(ids))]
+            assert mine == pytest.approx(full.score_line(line).logprobs, abs=1e-9)

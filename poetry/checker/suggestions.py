@@ -26,6 +26,7 @@ from poetry.forms import PING, ZE
 
 SUGGEST_TABLE = "suggest_bigrams.tsv"
 SUGGEST_WORDS = "suggest_words.tsv"
+FORMS_FILE = "grading_forms.tsv"  # poetry.grading.variants.FORMS_FILE
 #: How many suggestions a fault gets (the editor shows up to 8).
 SUGGEST_LIMIT = 8
 #: Additive smoothing toward the unigram distribution (tuned on the build's development split).
@@ -185,8 +186,8 @@ def fit_scores(fit: FitTable, left: str | None, right: str | None, chars: Iterab
 
 class LineReader:
     """How a line reads with a candidate at one place: the grading's character trigram LMs left to right and
-    right to left (poetry.lm: 唐詩三百首 held out of both), in their canonical forms, and the real words of
-    data/suggest_words.tsv (read-only once built)."""
+    right to left (poetry.lm, read without numpy by poetry.lm_plain; 唐詩三百首 held out of both), in their
+    canonical forms, and the real words of data/suggest_words.tsv (read-only once built)."""
 
     def __init__(self, forward, backward, forms, words: dict[str, int]) -> None:
         self.forward = forward
@@ -203,21 +204,17 @@ class LineReader:
         >>> a > b
         True
         """
-        import numpy as np
-
         line = line.translate(self.forms)
         cands = "".join(chars).translate(self.forms)
-        total = np.zeros(len(chars))
+        total = [0.0] * len(chars)
         for lm, text, at in ((self.forward, line, j), (self.backward, line[::-1], len(line) - 1 - j)):
-            padded = np.concatenate(([lm.bos, lm.bos], lm.ids(text), [lm.eos]))
-            rows = np.tile(padded, (len(chars), 1))
-            rows[:, at + 2] = lm.ids(cands)
+            padded = [lm.bos, lm.bos, *lm.ids(text), lm.eos]
             ends = range(at + 2, min(at + 5, len(padded)))  # the predictions that see the char
-            u = np.concatenate([rows[:, t - 2] for t in ends])
-            v = np.concatenate([rows[:, t - 1] for t in ends])
-            w = np.concatenate([rows[:, t] for t in ends])
-            total += lm.triple_logprobs(u, v, w).reshape(len(ends), len(chars)).sum(axis=0)
-        return total.tolist()
+            logprob = lm.logprob
+            for k, c in enumerate(lm.ids(cands)):
+                padded[at + 2] = c
+                total[k] += sum(logprob(padded[t - 2], padded[t - 1], padded[t]) for t in ends)
+        return total
 
     def word_bonus(self, line: str, j: int, c: str, bonds: tuple[float, float]) -> float:
         """How many neighbours in the same word (bond 1, not across the 2|2|3 break) make a word with ``c``.
@@ -238,11 +235,13 @@ class LineReader:
 def load_line_reader(directory: str | None = None) -> LineReader:
     """The LMs, their canonical forms and the suggestion words, read once (FileNotFoundError when missing)."""
     from poetry.data import read_tsv
-    from poetry.grading.variants import canonical_table
-    from poetry.lm import load_lm
+    from poetry.lm_plain import load_plain_lm
 
     words = {row[0]: int(row[1]) for row in read_tsv(SUGGEST_WORDS, directory)}
-    return LineReader(load_lm(directory), load_lm(directory, reversed=True), canonical_table(), words)
+    # the canonical forms the LMs were trained in (poetry.grading.variants.canonical_table; importing the
+    # grading would load numpy): a row with two forms is a char the grading chooses for in context, kept
+    forms = {ord(row[0]): row[1] for row in read_tsv(FORMS_FILE, directory) if " " not in row[1]}
+    return LineReader(load_plain_lm(directory), load_plain_lm(directory, reversed=True), forms, words)
 
 
 def line_reader() -> LineReader | None:
