@@ -1,6 +1,7 @@
 """Build the fix-suggestion table of the checker from the 全唐詩 corpus.
 
     python scripts/build_suggestions.py [--corpus ../shared/corpus] [--out data/suggest_bigrams.tsv]
+                                        [--words data/suggest_words.tsv]
 
 The checker (poetry/checker.py) ranks the characters it offers for a faulty position by how well they fit
 their neighbours in Tang verse: a smoothed bigram model, P(c | left neighbour) · P(right neighbour | c),
@@ -22,11 +23,17 @@ traditional forms are repaired only where the context is clear (鬆 → 松 exce
 loose hair, 徵人/遠徵 → 征人/遠征, 幹坤 → 乾坤, 萬裏/千裏 … → 萬里/千里); 裏 (inside) and 徵 (宮徵, 徵君)
 are right in most of their uses and stay.
 
+Words (data/suggest_words.tsv): the adjacent pairs of the counted lines seen at least MIN_WORD times
+whose simplified form (OpenCC t2s) is a word of jieba's dictionary (poetry.themes.tokenizer), with their
+counts: the suggestions prefer a char that makes a real word with its neighbour (人家, not 殺人).
+
 Held out (never counted), so that scripts/eval_suggestions.py measures on poems the table has not seen:
 every poem of 唐詩三百首 (a corpus poem whose normalised text equals an anthology poem's, half of whose
 lines are lines of one anthology poem, or that shares a line with an anthology poem of the same author),
-and a development split (every DEV_EVERY-th remaining poem by corpus order) for tuning the smoothing.
-A rebuild from the same corpus gives the same file; it takes about half a minute on one core.
+and a development split for tuning: every third poem of four or eight lines of the grading's calibration split
+(scripts/build_grading.py), which the character LMs (data/lm_chars*.npz) never saw either, so the weights
+of table, LMs and words are tuned on poems none of them knows.
+A rebuild from the same corpus gives the same files; it takes about a minute on one core.
 """
 
 from __future__ import annotations
@@ -47,7 +54,9 @@ DEFAULT_OUT = ROOT / "data" / "suggest_bigrams.tsv"
 MIN_PAIR = 2
 MIN_PARTNER = 3
 MIN_CHAR = 2
-DEV_EVERY = 50
+MIN_WORD = 3
+DEV_EVERY = 3  # every third of them: about as many as the table held out before (1,145)
+DEFAULT_WORDS = ROOT / "data" / "suggest_words.tsv"
 
 _NOTE = re.compile(r"[（(][^（）()]*[）)]")
 _NOTE_ACROSS = re.compile(r"[（(][^）)]*[）)]", re.S)
@@ -131,13 +140,45 @@ def held_out(poems: list[dict], anthology: list[dict]) -> set[int]:
     return held
 
 
-def split(poems: list[dict], anthology: list[dict]) -> tuple[list[int], list[int], set[int]]:
-    """(training indices, development indices, held-out anthology matches)."""
+def lm_unseen(corpus: Path) -> set[str]:
+    """Corpus ids of the poems of four or eight lines that the grading's LMs never saw (its calibration
+    split; scripts/build_grading.py's own reading of the corpus and its own seeded draw)."""
+    from scripts import build_grading as grading
+
+    poems = grading.load_corpus(corpus)
+    held = grading.heldout_matches(poems, grading.load_anthology(corpus))
+    _, calib = grading.split_corpus(poems, held)
+    return {poems[i]["id"] for i in calib if len(poems[i]["lines"]) in (4, 8)}
+
+
+def split(poems: list[dict], anthology: list[dict], dev_ids: set[str]) -> tuple[list[int], list[int], set[int]]:
+    """(training indices, development indices, held-out anthology matches); the development poems are
+    every DEV_EVERY-th of those of ``dev_ids`` (lm_unseen) not held out."""
     held = held_out(poems, anthology)
     rest = [i for i in range(len(poems)) if i not in held]
-    dev = rest[::DEV_EVERY]
+    dev = [i for i in rest if poems[i]["id"] in dev_ids][::DEV_EVERY]
     dev_set = set(dev)
     return [i for i in rest if i not in dev_set], dev, held
+
+
+def words_of(pairs: Counter) -> list[tuple[str, int]]:
+    """Adjacent pairs seen at least MIN_WORD times that jieba's dictionary knows (simplified), most seen first."""
+    from poetry.text import to_simplified
+    from poetry.themes import tokenizer
+
+    freq = tokenizer().FREQ
+    often = sorted(((a + b, n) for (a, b), n in pairs.items() if n >= MIN_WORD), key=lambda t: (-t[1], t[0]))
+    simple = to_simplified("\n".join(w for w, _ in often)).split("\n")
+    return [(w, n) for (w, n), s in zip(often, simple) if freq.get(s, 0) > 0]
+
+
+def write_words(words: list[tuple[str, int]], out: Path) -> None:
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write("# Words of the checker's suggestions: adjacent pairs of the counted lines of 全唐詩\n"
+                 f"# (chinese-poetry, MIT) seen >= {MIN_WORD} times whose simplified form (OpenCC t2s) is in jieba's\n"
+                 "# dictionary (MIT); by scripts/build_suggestions.py, the same poems held out.\n"
+                 "# word<TAB>count; don't edit.\n")
+        fh.writelines(f"{w}\t{n}\n" for w, n in words)
 
 
 def count(poems: list[dict], train: list[int]) -> tuple[Counter, Counter, Counter]:
@@ -188,7 +229,8 @@ def write_table(unigrams: Counter, pairs: Counter, facing: Counter, out: Path, n
         fh.write("# Fix suggestions of the checker: adjacent-character counts within the lines of 全唐詩\n")
         fh.write("# (chinese-poetry corpus, MIT licence), by scripts/build_suggestions.py."
                  " Auto-generated, don't edit.\n")
-        fh.write(f"# poems counted {n_train}; held out: {n_held} 唐詩三百首 matches, {n_dev} development poems.\n")
+        fh.write(f"# poems counted {n_train}; held out: {n_held} 唐詩三百首 matches, {n_dev} development poems"
+                 " (4/8-line poems of the grading LMs' calibration split).\n")
         fh.write(f"# tokens {sum(unigrams.values())}; pairs {sum(pairs.values())}, seen >= {MIN_PAIR} kept; "
                  f"facing pairs {sum(facing.values())}, seen >= {MIN_PARTNER} kept.\n")
         fh.write("# char\tcount\tas_left\tas_right\tas_partner\tfollowers (char+count …)\tpredecessors\tpartners\n")
@@ -201,12 +243,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--words", type=Path, default=DEFAULT_WORDS)
     args = parser.parse_args(argv)
     poems = load_corpus(args.corpus)
     anthology = load_anthology(args.corpus)
-    train, dev, held = split(poems, anthology)
+    train, dev, held = split(poems, anthology, lm_unseen(args.corpus))
     unigrams, pairs, facing = count(poems, train)
     write_table(unigrams, pairs, facing, args.out, len(train), len(dev), len(held))
+    words = words_of(pairs)
+    write_words(words, args.words)
+    print(f"{len(words)} words → {args.words} ({args.words.stat().st_size / 1e6:.2f} MB)")
     size = args.out.stat().st_size
     print(f"{len(poems)} poems: {len(train)} counted, {len(dev)} development, {len(held)} held out (唐詩三百首); "
           f"{len(unigrams)} chars, {len(pairs)} pairs → {args.out} ({size / 1e6:.2f} MB)")

@@ -1,11 +1,15 @@
 """Replacement characters for a fault: of the required tone, or of the rhyme group for a foot.
 
-Candidates are ranked by a smoothed bigram model of Tang verse: log P(c | left neighbour) + log P(right
-neighbour | c) within the line (a neighbour across the 2|2|3 word break weighs less), plus the
-association with the char facing the position in the couplet's other line (對仗), from
-data/suggest_bigrams.tsv (scripts/build_suggestions.py). The table is read on the first suggestion,
-never by the batch path, and its rows are parsed one by one as they are needed. The hand's chars come
-first, and only they for 集字 (``hand_only``); none adds a fault the poem did not have.
+Candidates are drawn and first ranked by a smoothed bigram model of Tang verse: log P(c | left
+neighbour) + log P(right neighbour | c) within the line (a neighbour across the 2|2|3 word break weighs
+less), plus the association with the char facing the position in the couplet's other line (對仗), from
+data/suggest_bigrams.tsv (scripts/build_suggestions.py). The best of them are then ranked by how the
+whole line reads with each (``LineReader``): the character trigram LMs of the grading in both directions
+(poetry.lm) over the line, and a bonus for a real word with a neighbour (data/suggest_words.tsv), so that
+白雲生處□人家 is offered 是 rather than 殺. The tables are read on the first suggestion, never by the
+batch path. The hand's chars come first, and only they for 集字 (``hand_only``); none keeps the fault or
+adds one the poem did not have (a new 孤平, 三平尾, 出韻 …), none makes a line that does not rhyme end in
+the rhyme group (撞韻), and a foot is offered only chars whose first reading is in the poem's group.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookT
 from poetry.forms import PING, ZE
 
 SUGGEST_TABLE = "suggest_bigrams.tsv"
+SUGGEST_WORDS = "suggest_words.tsv"
+FORMS_FILE = "grading_forms.tsv"  # poetry.grading.variants.FORMS_FILE
 #: How many suggestions a fault gets (the editor shows up to 8).
 SUGGEST_LIMIT = 8
 #: Additive smoothing toward the unigram distribution (tuned on the build's development split).
@@ -34,6 +40,14 @@ _FACING = 0.3
 _SMOOTH_FACING = 500.0
 #: Rankings remembered by context (the live editor re-checks a draft at every keystroke).
 _RANKINGS_KEPT = 1024
+#: How many of the bigram ranking's best are ranked again by how the whole line reads (24 and 96 recover the
+#: poet's char as often on the development split).
+_REREAD = 48
+#: Weight of the LMs' log10 P of the line (forward and backward each), against the bigram's natural logs, and
+#: bonus for each neighbour inside the same word (the 2|2|3 rhythm) with which the char makes a real word:
+#: the best of a grid on the development split (scripts/eval_suggestions.py --set dev --tune).
+_LM_WEIGHT = 0.75
+_WORD_BONUS = 0.25
 
 
 def _bonds(length: int, j: int) -> tuple[float, float]:
@@ -170,13 +184,116 @@ def fit_scores(fit: FitTable, left: str | None, right: str | None, chars: Iterab
     return scores
 
 
+class LineReader:
+    """How a line reads with a candidate at one place: the grading's character trigram LMs left to right and
+    right to left (poetry.lm, read without numpy by poetry.lm_plain; 唐詩三百首 held out of both), in their
+    canonical forms, and the real words of data/suggest_words.tsv (read-only once built)."""
+
+    def __init__(self, forward, backward, forms, words: dict[str, int]) -> None:
+        self.forward = forward
+        self.backward = backward
+        self.forms = forms  #: str.translate table to the LMs' canonical forms (爲 for 為)
+        self.words = words
+
+    def lm_scores(self, line: str, j: int, chars: list[str]) -> list[float]:
+        """log10 P of the line with each char at j (forward + backward), counting only the predictions it
+        changes: its own and the next two each way (a trigram model sees no further).
+
+        >>> reader = line_reader()
+        >>> a, b = reader.lm_scores("白日依山盡", 1, ["日", "石"])
+        >>> a > b
+        True
+        """
+        line = line.translate(self.forms)
+        cands = "".join(chars).translate(self.forms)
+        total = [0.0] * len(chars)
+        for lm, text, at in ((self.forward, line, j), (self.backward, line[::-1], len(line) - 1 - j)):
+            padded = [lm.bos, lm.bos, *lm.ids(text), lm.eos]
+            ends = range(at + 2, min(at + 5, len(padded)))  # the predictions that see the char
+            logprob = lm.logprob
+            for k, c in enumerate(lm.ids(cands)):
+                padded[at + 2] = c
+                total[k] += sum(logprob(padded[t - 2], padded[t - 1], padded[t]) for t in ends)
+        return total
+
+    def word_bonus(self, line: str, j: int, c: str, bonds: tuple[float, float]) -> float:
+        """How many neighbours in the same word (bond 1, not across the 2|2|3 break) make a word with ``c``.
+
+        >>> line_reader().word_bonus("白雲生處有人家", 4, "殺", (1.0, 1.0)) < 2
+        True
+        """
+        words = self.words
+        n = 0.0
+        if j > 0 and bonds[0] == 1.0 and line[j - 1] + c in words:
+            n += 1.0
+        if j + 1 < len(line) and bonds[1] == 1.0 and c + line[j + 1] in words:
+            n += 1.0
+        return n
+
+
+@cache
+def load_line_reader(directory: str | None = None) -> LineReader:
+    """The LMs, their canonical forms and the suggestion words, read once (FileNotFoundError when missing)."""
+    from poetry.data import read_tsv
+    from poetry.lm_plain import load_plain_lm
+
+    words = {row[0]: int(row[1]) for row in read_tsv(SUGGEST_WORDS, directory)}
+    # the canonical forms the LMs were trained in (poetry.grading.variants.canonical_table; importing the
+    # grading would load numpy): a row with two forms is a char the grading chooses for in context, kept
+    forms = {ord(row[0]): row[1] for row in read_tsv(FORMS_FILE, directory) if " " not in row[1]}
+    return LineReader(load_plain_lm(directory), load_plain_lm(directory, reversed=True), forms, words)
+
+
+def line_reader() -> LineReader | None:
+    """The LineReader of the current data directory (None when a file is missing)."""
+    try:
+        return load_line_reader()
+    except (FileNotFoundError, KeyError):
+        return None
+
+
+def read_scores(fit: FitTable, line: str, j: int, chars: list[str], facing: str | None,
+                fits: dict[str, float] | None = None) -> dict[str, float]:
+    """The bigram fit of each char at j (``fits``, else ``fit_scores``), plus how the whole line reads with
+    it: the LMs' log10 P of the line both ways (_LM_WEIGHT) and a bonus per real word with a neighbour
+    (_WORD_BONUS)."""
+    bonds = _bonds(len(line), j)
+    if fits is None:
+        left = line[j - 1] if j > 0 else None
+        right = line[j + 1] if j + 1 < len(line) else None
+        fits = fit_scores(fit, left, right, chars, bonds, facing)
+    scores = {c: fits[c] for c in chars}
+    reader = line_reader()
+    if reader is not None and chars:
+        for c, lm in zip(chars, reader.lm_scores(line, j, chars)):
+            scores[c] += _LM_WEIGHT * lm + _WORD_BONUS * reader.word_bonus(line, j, c, bonds)
+    return scores
+
+
+@lru_cache(maxsize=_RANKINGS_KEPT)
+def reading(table: BookTable, fit: FitTable | None, need: str, line: str, j: int,
+            facing: str | None) -> tuple[str, ...]:
+    """The candidates of ``ranking`` for char j of ``line``, the best _REREAD ranked again by how the
+    whole line reads with each (``read_scores``), the rest after them."""
+    left = line[j - 1] if j > 0 else None
+    right = line[j + 1] if j + 1 < len(line) else None
+    ranked = ranking(table, fit, need, left, right, facing, len(line), j)
+    if fit is None:
+        return tuple(c for c, _ in ranked)
+    best = [c for c, _ in ranked[:_REREAD]]
+    scores = read_scores(fit, line, j, best, facing, dict(ranked[:_REREAD]))
+    best.sort(key=scores.__getitem__, reverse=True)
+    return tuple(best) + tuple(c for c, _ in ranked[_REREAD:])
+
+
 def _fits_need(need: str):
     """The test a candidate's entry must pass: the tone ``need`` (平/仄) alone by its common readings,
     or, for a rhyme group, a common reading in it."""
     if need in (PING, ZE):
         want = COMMON_PING if need == PING else COMMON_ZE
         return lambda e: e.code & COMMON == want and not e.code & UNKNOWN
-    return lambda e: need in e.common_ping
+    # a foot: the group is the char's first reading (吾 is 虞 first; its 麻 reading would not mend 出韻)
+    return lambda e: need in e.common_ping and e.groups[0] == need
 
 
 def suggest(fix: Fix, ctx: FixContext, hand: set[str] | None, used: set[str], hand_only: bool = False,
@@ -200,8 +317,6 @@ def suggest(fix: Fix, ctx: FixContext, hand: set[str] | None, used: set[str], ha
         need = ctx.a.group
     table, fit = ctx.table, ctx.fit
     line = ctx.lines[i]
-    left = line[j - 1] if j > 0 else None
-    right = line[j + 1] if j + 1 < len(line) else None
     other = i + 1 if i % 2 == 0 else i - 1  # the couplet's other line
     facing = ctx.lines[other][j] if other < len(ctx.lines) and len(ctx.lines[other]) == len(line) else None
     fits = _fits_need(need)
@@ -209,19 +324,21 @@ def suggest(fix: Fix, ctx: FixContext, hand: set[str] | None, used: set[str], ha
     from_hand = sorted(c for c in hand if c not in used and fits(entry(c))) if hand else []
     others: list[str] = []
     if not hand_only:
-        for c in ranking(table, fit, need, left, right, facing, len(line), j):
+        for c in reading(table, fit, need, line, j, facing):
             if c not in used and c not in from_hand:
                 others.append(c)
                 if len(others) >= limit * 3:
                     break
     if fit is not None and len(from_hand) > 1:
-        hand_scores = fit_scores(fit, left, right, from_hand, _bonds(len(line), j), facing)
+        hand_scores = read_scores(fit, line, j, from_hand, facing)
         from_hand.sort(key=hand_scores.__getitem__, reverse=True)
-    ranked = from_hand + others
+    # 撞韻: a line that does not rhyme must not end in the poem's rhyme group, not even by a rare reading
+    clash = ctx.a.group if j == len(line) - 1 and need in (PING, ZE) else None
     # Chars of one tone code judge alike (memoised): only those that mend the fault and add none
     safe = []
-    for c in ranked:
-        if ctx.safe(i, j, entry(c), c):
+    for c in from_hand + others:
+        e = entry(c)
+        if (clash is None or clash not in e.ping) and ctx.safe(i, j, e, c):
             safe.append(c)
             if len(safe) >= limit:
                 break
@@ -230,8 +347,9 @@ def suggest(fix: Fix, ctx: FixContext, hand: set[str] | None, used: set[str], ha
 
 @lru_cache(maxsize=_RANKINGS_KEPT)
 def ranking(table: BookTable, fit: FitTable | None, need: str, left: str | None, right: str | None,
-            facing: str | None, length: int, j: int) -> tuple[str, ...]:
-    """Every candidate of the tone (or rhyme group) ``need`` that fits, best first, for this context."""
+            facing: str | None, length: int, j: int) -> tuple[tuple[str, float], ...]:
+    """Every candidate of the tone (or rhyme group) ``need`` that fits, with its bigram fit (0 without a
+    table), best first, for this context."""
     if need not in (PING, ZE):  # a rhyme group: all of it, ranked by the left neighbour
         pool: Iterable[str] = table.book.chars_in_group(need)
         right = None
@@ -248,7 +366,8 @@ def ranking(table: BookTable, fit: FitTable | None, need: str, left: str | None,
     fits = _fits_need(need)
     entry = table.entry
     chars = [c for c in pool if fits(entry(c))]
-    if fit is not None:
-        scores = fit_scores(fit, left, right, chars, _bonds(length, j), facing)
-        chars.sort(key=scores.__getitem__, reverse=True)
-    return tuple(chars)
+    if fit is None:
+        return tuple((c, 0.0) for c in chars)
+    scores = fit_scores(fit, left, right, chars, _bonds(length, j), facing)
+    chars.sort(key=scores.__getitem__, reverse=True)
+    return tuple((c, scores[c]) for c in chars)
