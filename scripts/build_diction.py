@@ -11,7 +11,8 @@ Kept: words of two to four characters with f ≥ ``MIN_WORD_FREQ`` and modernity
 什麼, 每天, 漂亮; below it: 鄉村 2.6 and 滾滾 2.8, which Song and Tang poets wrote, and 四周 3.0, 放鬆 3.3,
 一天 3.3, which a longest match finds inside 四周星, 不放鬆, 一天星斗, but also 小孩 3.1), single characters with
 f ≥ ``MIN_CHAR_FREQ`` and modernity ≥ ``MIN_MODERN_CHAR`` (很 們 嗎 吧 呢 她 它), and the hand entries of
-``HAND_WORDS`` (非常, a modern "very": Tang verse writes it as "unusual" 48 times, which the ratio cannot tell).
+``HAND_WORDS`` (非常, a modern "very": Tang verse writes it as "unusual" 48 times, which the ratio cannot tell),
+less the words of ``CLASSICAL`` (兩個, which 杜甫 wrote).
 真, 的 and 了 are not listed: verse writes them often (真成, 的的, 未了), so the ratio does not call them modern.
 
 Stock-line level: the forward trigram LM's mean log10 probability per character of a line (poetry.lm, as
@@ -48,6 +49,8 @@ MIN_MODERN_CHAR = 5.0
 STOCK_QUANTILE = 0.9
 #: Modern words the ratio cannot call modern (their classical homograph is common enough), with a modernity.
 HAND_WORDS = {"非常": 3.0}
+#: Words the ratio calls modern that verse writes (the test of celebrated lines found them): 杜甫's 兩個黃鸝.
+CLASSICAL = frozenset({"两个"})
 
 
 def jieba_words() -> dict[str, int]:
@@ -79,6 +82,8 @@ def modern_words(lines: list[str], words: dict[str, int]) -> list[tuple[str, flo
     for word, f in words.items():
         modernity = math.log((f + 1) / total_f) - math.log((counts[word] + 1) / total_c)
         single = len(word) == 1
+        if word in CLASSICAL:
+            continue
         if f >= (MIN_CHAR_FREQ if single else MIN_WORD_FREQ) and modernity >= (MIN_MODERN_CHAR if single
                                                                               else MIN_MODERN):
             kept[word] = round(modernity, 2)

@@ -2,8 +2,8 @@
 
 Two measures of a poem's lines (canonical 繁 forms, as every grading model reads them):
   * modern words (data/grading_diction.tsv, scripts/build_diction.py): words frequent in modern Chinese
-    (jieba's dictionary) and rare or absent in 全唐詩 (美麗, 喜愛, 每天, 很, 們), found by a longest match over
-    the 简体 form of each line;
+    (jieba's dictionary) and rare or absent in 全唐詩 (美麗, 喜愛, 每天, 很, 們), among the words jieba cuts
+    the 简体 form of each line into;
   * stock lines: lines the Tang trigram LM predicts better than nine Tang lines in ten (its mean log10 P
     per character at or above the file's ``stock_line_lm``), or that hold a stock trigram (a phrase Tang
     verse repeats at least ``stock_threshold`` times: poetry.lm's detector, as 語句清新 uses it).
@@ -20,8 +20,6 @@ from poetry.data import data_path
 from poetry.text import to_simplified
 
 DICTION_FILE = "grading_diction.tsv"
-#: Longest modern word in the table.
-MAX_WORD = 4
 
 
 @dataclass(frozen=True)
@@ -57,28 +55,25 @@ class Diction:
 
 
 def modern_words(lines: list[str]) -> list[tuple[int, str]]:
-    """The modern words of the lines, left to right (longest match first): (line index, word as in the line).
+    """The modern words of the lines, left to right, as jieba segments them: (line index, word as in the line).
 
     >>> modern_words(["登樓望遠山", "風景真美麗"])
     [(1, '美麗')]
     >>> modern_words(["白日依山盡", "黃河入海流"])
     []
     """
-    words = _table().words
-    found = []
+    from poetry.grading.models import _tokenizer
+
+    words, found = _table().words, []
     for k, line in enumerate(lines):
         simple = to_simplified(line)
         if len(simple) != len(line):  # a conversion that changes the length cannot be aligned
             simple = "".join(to_simplified(ch) for ch in line)
         i = 0
-        while i < len(simple):
-            for n in range(min(MAX_WORD, len(simple) - i), 0, -1):
-                if simple[i : i + n] in words:
-                    found.append((k, line[i : i + n]))
-                    i += n
-                    break
-            else:
-                i += 1
+        for token in _tokenizer().lcut(simple, HMM=False):  # words as jieba cuts them: 海內/存, not 內存
+            if token in words:
+                found.append((k, line[i : i + len(token)]))
+            i += len(token)
     return found
 
 
