@@ -2,7 +2,8 @@
 
 體不失 and 平仄和暢 come from the checker's report; 貼題, 貫理, 首尾貫通 and 一氣呵成 from the
 calibrated logistic models over the features (poetry.grading.measures); 聯句切當 from the 對仗 model
-of each couplet; 語句清新 from the share of stock phrases and 一氣呵成. The poem is read once.
+of each couplet; 語句清新 from the diction (poetry.grading.diction: stock lines, modern words) and 一氣呵成.
+The poem is read once.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from poetry.errors import MalformedPoemError
+from poetry.grading.diction import diction, explain_fresh, found_text, freshness
 from poetry.grading.explanations import (
     couplet_fault,
     explain_coherence,
     explain_ends,
     explain_fluency,
-    explain_fresh,
     explain_relevance,
     same_figure,
 )
@@ -193,9 +194,11 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
     criteria["聯句切當"] = _couplet_criterion(lines)
     fluency = _logistic(crit["fluency"], f)
     criteria["一氣呵成"] = _crit(fluency, explain_fluency(fluency, lines))
-    q90 = model["stock_share_quantiles"][2]
-    fresh = max(0.0, 1.0 - f["stock_share"] / (2 * q90 + 1e-9)) * math.sqrt(fluency)
-    criteria["語句清新"] = _crit(fresh, explain_fresh(fresh, lines))
+    d = diction(lines)  # stock lines and modern words: what 意味平平 is made of (the rubric reads ``diction``)
+    fresh = freshness(d, fluency)
+    criteria["語句清新"] = _crit(fresh, explain_fresh(fresh, lines, d))
+    criteria["語句清新"]["diction"] = {"modern_share": round(d.modern_share, 3), "stock_share": round(d.stock_share, 3),
+                                   "found": as_written(found_text(d, lines), written)}
     for c in criteria.values():
         c["explanation"] = as_written(c["explanation"], written)
     return list(written.shown_lines), written.shown_title, criteria, form_name

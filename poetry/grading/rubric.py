@@ -7,11 +7,16 @@ The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清�
         三平尾, 重字 …), or the poem does not treat its title (貼題 < 貼題 floor for a title that says what the
         poem should be about: ``title_information`` ≥ TELLING_TITLE and not one of GENERIC_TITLES); with the
         flag 失格荒牌 = 1 such a poem is 荒牌;
+  at most 下品  意味平平: form and tones kept but the diction modern (a share of the characters in words of
+        modern Chinese ≥ 平平_modern) or stock (a share of stock lines ≥ 平平_stock; poetry.grading.diction).
+        A poem in modern words that treats its title is 下品 even where the score or 貫理 would say 荒牌: the
+        models know classical verse only, and one subject told in everyday words is not 事實雜亂;
   下品  the rest below the 中品 threshold when form and tones hold (體不失, 平仄和暢 ≥ form floor);
         without them a low score stays 荒牌;
   中品  score ≥ 中品 threshold;
-  上品  score ≥ 上品 threshold and 貼題, 聯句切當, 一氣呵成, 平仄和暢 each ≥ the 上品 floor or in the
-        range where three Tang poems in four score on it.
+  上品  score ≥ 上品 threshold and 貼題, 貫理, 聯句切當, 一氣呵成, 平仄和暢 (the rules' words for 上品) and
+        語句清新 (中品's, which 上品 has too) each ≥ the 上品 floor or in the range where three Tang poems in
+        four score on it.
 Each reason says what was found (which fault, in which line; which criterion fell short), not the rule's words.
 """
 
@@ -34,6 +39,11 @@ CRITERIA = ("體不失", "平仄和暢", "貼題", "貫理", "首尾貫通", "�
 #: 體不失 would only tell 古體 from 近體, which is no fault, so it is left out.
 COMBINED_CRITERIA = ("平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成", "語句清新")
 
+#: What 上品 asks of the criteria: its own words (貼題貫理，聯句切當，一氣呵成), tones that hold, and 中品's
+#: 語句清新, each at the 上品 floor or in the range of three Tang poems in four. 首尾貫通 is left out: it is the
+#: weakest measure (AUC 0.72 against shuffled copies) and falls below the floor for 山居秋暝 and 春望.
+UPPER_CRITERIA = ("貼題", "貫理", "聯句切當", "一氣呵成", "平仄和暢", "語句清新")
+
 #: Default thresholds; a round may override any of them (see ``merge_thresholds``).
 DEFAULT_THRESHOLDS = MappingProxyType(
     {
@@ -48,6 +58,13 @@ DEFAULT_THRESHOLDS = MappingProxyType(
         "貼題_floor": 0.1,
         # 1: a poem failing 題、體不失，平仄和暢 (a checker error, or off its title) is 荒牌; 0: at most 下品
         "失格荒牌": 0.0,
+        # 意味平平 (diction14): form and tones kept but the diction modern or stock, at most 下品: this share of
+        # the characters in modern words (poetry.grading.diction; one word in a quatrain is 0.1, 很 alone 0.05),
+        "平平_modern": 0.04,
+        # or this share of the lines stock (the Tang LM predicts them better than nine Tang lines in ten, or
+        # they hold a stock trigram): every line, since a famous poem's lines became stock by being echoed
+        # (春曉 has three of four)
+        "平平_stock": 1.0,
     }
 )
 #: What each threshold decides, in the 詩伯's words (the dashboard labels every threshold from here).
@@ -132,6 +149,18 @@ def _faults(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float], t
     return out
 
 
+def _flat(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float]) -> tuple[str, bool]:
+    """意味平平 in words when the diction is modern or stock past the thresholds ("" if not), and whether
+    modern words are what was found."""
+    d = (criteria.get("語句清新") or {}).get("diction")
+    if not d:
+        return "", False
+    modern = d["modern_share"] >= t["平平_modern"]
+    if not modern and d["stock_share"] < t["平平_stock"]:
+        return "", False
+    return f"意味平平：{d['found']}", modern
+
+
 def _weakest(criteria: Mapping[str, Mapping[str, Any]]) -> str:
     """The criterion furthest below Tang poems' usual scores, with what it found."""
     scored = [(n, c["score"]) for n, c in criteria.items() if n in COMBINED_CRITERIA and c.get("score") is not None]
@@ -162,6 +191,12 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
 
     coherence = s("貫理")
     form_ok = all(s(n) is None or s(n) >= t["form_floor"] for n in ("體不失", "平仄和暢"))
+    flat, modern = _flat(criteria, t)
+    if modern and (s("貼題") is None or s("貼題") >= t["上品_floor"]):  # one subject in everyday words
+        faults = _faults(criteria, t, title_info)
+        if faults and t["失格荒牌"] >= 0.5:
+            return "荒牌", tuple(f"{f}（本局失格即荒牌）。" for f in faults)
+        return "下品", (f"{flat}，至多下品。",) + tuple(f"{f}。" for f in faults)
     if score < t["荒牌"]:  # 事實雜亂，首尾斷續
         return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}。", _weakest(criteria))
     if coherence is not None and coherence < t["貫理_floor"]:  # a jumble is 荒牌 whatever the score
@@ -173,14 +208,15 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
         if t["失格荒牌"] >= 0.5:
             return "荒牌", tuple(f"{f}（本局失格即荒牌）。" for f in faults)
         return "下品", tuple(f"{f}，至多下品。" for f in faults)
+    if flat:  # 題、體不失，平仄和暢，但意味平平
+        return "下品", (f"{flat}，至多下品。",)
     if score < t["中品"]:
         return "下品", (f"綜合分 {_floor2(score)} 未達中品門檻 {t['中品']:.2f}。", _weakest(criteria))
     floor = t["上品_floor"]
     # a 上品 criterion is met at the floor, or where three Tang poems in four score (its good band)
-    shortfalls = [n for n in ("貼題", "聯句切當", "一氣呵成", "平仄和暢")
-                  if s(n) is not None and s(n) < floor and band_of(n, s(n)) is not Band.GOOD]
+    shortfalls = [n for n in UPPER_CRITERIA if s(n) is not None and s(n) < floor and band_of(n, s(n)) is not Band.GOOD]
     if score >= t["上品"] and not shortfalls:
-        met = "、".join(f"{n} {s(n):.2f}" for n in ("貼題", "聯句切當", "一氣呵成", "平仄和暢") if s(n) is not None)
+        met = "、".join(f"{n} {s(n):.2f}" for n in UPPER_CRITERIA if s(n) is not None)
         return "上品", (f"綜合分 {_floor2(score)} 達上品門檻 {t['上品']:.2f}；{met}，皆達上品之限。",)
     reasons = [f"綜合分 {_floor2(score)} 達中品門檻 {t['中品']:.2f}。"]
     if score < t["上品"]:

@@ -1,0 +1,154 @@
+"""Diction a 詩伯 calls 意味平平: words of modern Chinese foreign to classical verse, and strings of stock lines.
+
+Two measures of a poem's lines (canonical 繁 forms, as every grading model reads them):
+  * modern words (data/grading_diction.tsv, scripts/build_diction.py): words frequent in modern Chinese
+    (jieba's dictionary) and rare or absent in 全唐詩 (美麗, 喜愛, 每天, 很, 們), among the words jieba cuts
+    the 简体 form of each line into;
+  * stock lines: lines the Tang trigram LM predicts better than nine Tang lines in ten (its mean log10 P
+    per character at or above the file's ``stock_line_lm``), or that hold a stock trigram (a phrase Tang
+    verse repeats at least ``stock_threshold`` times: poetry.lm's detector, as 語句清新 uses it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import Mapping
+
+from poetry.data import data_path
+from poetry.text import to_simplified
+
+DICTION_FILE = "grading_diction.tsv"
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The modern words (简体 → modernity) and the stock-line level."""
+
+    words: Mapping[str, float]
+    stock_line_lm: float
+
+
+@cache
+def _table() -> _Table:
+    """data/grading_diction.tsv, loaded once."""
+    words, level = {}, 0.0
+    with open(data_path(DICTION_FILE), encoding="utf-8") as fh:
+        for row in fh:
+            if row.startswith("# stock_line_lm\t"):
+                level = float(row.split("\t")[1])
+            elif row.strip() and not row.startswith("#"):
+                word, value = row.rstrip("\n").split("\t")
+                words[word] = float(value)
+    return _Table(MappingProxyType(words), level)
+
+
+@dataclass(frozen=True)
+class Diction:
+    """What a poem's diction shows: modern words (line index, the word as written in the line) and stock lines."""
+
+    modern: tuple[tuple[int, str], ...]  # (line index, the word in the poem's canonical 繁 form)
+    modern_share: float  # share of the poem's characters inside a modern word
+    stock: tuple[int, ...]  # indices of the stock lines
+    stock_share: float  # share of the lines that are stock
+
+
+def modern_words(lines: list[str]) -> list[tuple[int, str]]:
+    """The modern words of the lines, left to right, as jieba segments them: (line index, word as in the line).
+
+    >>> modern_words(["登樓望遠山", "風景真美麗"])
+    [(1, '美麗')]
+    >>> modern_words(["白日依山盡", "黃河入海流"])
+    []
+    """
+    from poetry.grading.models import _tokenizer
+
+    words, found = _table().words, []
+    for k, line in enumerate(lines):
+        simple = to_simplified(line)
+        if len(simple) != len(line):  # a conversion that changes the length cannot be aligned
+            simple = "".join(to_simplified(ch) for ch in line)
+        i = 0
+        for token in _tokenizer().lcut(simple, HMM=False):  # words as jieba cuts them: 海內/存, not 內存
+            if token in words:
+                found.append((k, line[i : i + len(token)]))
+            i += len(token)
+    return found
+
+
+def stock_lines(lines: list[str]) -> list[int]:
+    """Indices of the lines made of stock: predicted better than nine Tang lines in ten, or holding a stock trigram.
+
+    >>> stock_lines(["白雲深處住", "春江水暖鴨先知"])
+    [0]
+    """
+    from poetry.lm import load_lm
+
+    lm, level = load_lm(), _table().stock_line_lm
+    out = []
+    for k, line in enumerate(lines):
+        score = lm.score_line(line)
+        if score.stock or (len(line) >= 4 and score.mean >= level):
+            out.append(k)
+    return out
+
+
+def diction(lines: list[str]) -> Diction:
+    """Both measures of a poem's lines."""
+    modern = modern_words(lines)
+    n_chars = max(sum(len(x) for x in lines), 1)
+    stock = stock_lines(lines)
+    return Diction(tuple(modern), sum(len(w) for _, w in modern) / n_chars, tuple(stock),
+                   len(stock) / max(len(lines), 1))
+
+
+#: How much of 語句清新 a poem keeps when every line is stock (a share of stock lines costs in proportion).
+STOCK_WEIGHT = 0.8
+#: A share of the characters in modern words at which nothing of 語句清新 is left (one modern word in a
+#: 五言絕句, 2 characters of 20, keeps 40%).
+MODERN_FULL = 1 / 6
+
+
+def freshness(d: Diction, fluency: float) -> float:
+    """語句清新: the poem's own diction (few stock lines, no modern words) in lines that read well (√一氣呵成).
+
+    >>> round(freshness(Diction((), 0.0, (), 0.0), 1.0), 3), round(freshness(Diction((), 0.0, (0, 1), 1.0), 1.0), 3)
+    (1.0, 0.2)
+    """
+    own = (1.0 - STOCK_WEIGHT * d.stock_share) * max(0.0, 1.0 - d.modern_share / MODERN_FULL)
+    return own * fluency ** 0.5
+
+
+def found_text(d: Diction, lines: list[str]) -> str:
+    """What the diction shows, quoting the poem: modern words in their line, then the stock lines.
+
+    >>> found_text(Diction(((1, "美麗"),), 0.1, (0,), 0.25), ["白雲深處住", "風景真美麗"])
+    '今語「風景真美麗」的「美麗」；套語成句「白雲深處住」'
+    """
+    parts = []
+    if d.modern:
+        words = [f"「{lines[k]}」的「{w}」" for k, w in d.modern[:3]]
+        parts.append("今語" + "、".join(words) + (f"等 {len(d.modern)} 處" if len(d.modern) > 3 else ""))
+    if d.stock:
+        shown = "、".join(f"「{lines[k]}」" for k in d.stock[:3])
+        more = f"等 {len(d.stock)} 句" if len(d.stock) > 3 else ""
+        parts.append(f"套語成句{shown}{more}")
+    return "；".join(parts)
+
+
+def explain_fresh(score: float, lines: list[str], d: Diction) -> str:
+    """語句清新 in words: the modern words and the stock lines found, or that none were.
+
+    >>> explain_fresh(1.0, ["竹外桃花三兩枝"], Diction((), 0.0, (), 0.0))
+    '不見今語，亦無套語成句，措辭自出。'
+    """
+    found = found_text(d, lines)
+    if found:
+        return f"{found}。"
+    return "不見今語，亦無套語成句，措辭自出。" if score >= 0.5 else "不見今語與套語，但字句不甚通順。"
+
+
+def reload() -> None:
+    """Forget the loaded table (after scripts/build_diction.py rewrites it)."""
+    _table.cache_clear()

@@ -1,0 +1,66 @@
+"""意味平平 (issue 14, diction14): modern words and stock lines lower 語句清新 and cap a poem at 下品,
+with a reason that quotes what was found; celebrated poems are not taken for either."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from poetry.grading import grade_poem, suggest_grade
+from poetry.grading.diction import diction, modern_words, stock_lines
+
+DATA = Path(__file__).parent / "data"
+CELEBRATED = json.loads((DATA / "celebrated_lines.json").read_text(encoding="utf-8"))["poems"]
+FINE = [p for p in json.loads((DATA / "graded_set.json").read_text(encoding="utf-8"))["poems"] if p["kind"] == "fine"]
+
+
+def test_modern_words_are_found_where_they_stand():
+    assert modern_words(["春天花開好", "我在院中坐", "心情很逍遙"]) == [(2, "很")]
+    assert [w for _, w in modern_words(["大家都說頂呱呱", "我們一起去踏青"])] == ["大家", "我們", "一起"]
+
+
+def test_simplified_and_traditional_find_the_same_modern_words():
+    assert modern_words(["风景真美丽"]) == [(0, "美丽")]
+    assert modern_words(["風景真美麗"]) == [(0, "美麗")]
+
+
+@pytest.mark.parametrize("poem", CELEBRATED + FINE, ids=[p["title"] for p in CELEBRATED + FINE])
+def test_no_celebrated_poem_is_taken_for_modern_or_stock(poem):
+    g = grade_poem(poem["text"], title=poem["title"])
+    assert not any(r.startswith("意味平平") for r in g.reasons), g.reasons
+    assert g.criteria["語句清新"]["diction"]["modern_share"] == 0.0, g.criteria["語句清新"]
+
+
+def test_stock_lines_are_the_ones_tang_verse_repeats():
+    assert stock_lines(["白雲深處住", "春江水暖鴨先知"]) == [0]
+
+
+def test_modern_words_lower_freshness_and_cap_the_grade_with_the_word_quoted():
+    classical = grade_poem("登樓望遠山，白雲飄其間。秋色連天碧，令人心悠閒。", title="登樓")
+    modern = grade_poem("登樓望遠山，白雲飄其間。風景真美麗，令人心悠閒。", title="登樓")
+    assert modern.criteria["語句清新"]["score"] < classical.criteria["語句清新"]["score"]
+    assert modern.grade == "下品"
+    assert "「美麗」" in modern.reasons[0] and "題、體不失" not in modern.reasons[0]
+
+
+def test_a_poem_in_modern_words_on_its_title_is_xiapin_not_huangpai():
+    g = grade_poem("月亮圓又圓，照我在窗前。想起家鄉事，眼淚流滿面。", title="思鄉")
+    assert g.grade == "下品" and "「想起」" in g.reasons[0]
+
+
+def test_a_string_of_stock_lines_is_at_most_xiapin_and_names_the_lines():
+    text = "夜雨打窗聲，聲聲入耳鳴。孤燈照不寐，思念故鄉情。"
+    assert len(diction(["夜雨打窗聲", "聲聲入耳鳴", "孤燈照不寐", "思念故鄉情"]).stock) >= 3
+    g = grade_poem(text, title="夜雨")
+    assert g.grade == "下品"
+    assert g.reasons[0].startswith("意味平平") and "「孤燈照不寐」" in g.reasons[0]
+
+
+def test_suggest_grade_reads_the_diction_thresholds():
+    crit = {"語句清新": {"score": 0.6, "diction": {"modern_share": 0.0, "stock_share": 1.0, "found": "套語成句「甲」"}}}
+    assert suggest_grade(0.95, crit) == ("下品", ("意味平平：套語成句「甲」，至多下品。",))
+    assert suggest_grade(0.95, crit, {"平平_stock": 0.9})[0] == "下品"
+    crit["語句清新"]["diction"]["stock_share"] = 0.75
+    assert suggest_grade(0.95, crit)[0] == "上品"
+    crit["語句清新"]["diction"]["modern_share"] = 0.05
+    assert suggest_grade(0.95, crit)[0] == "下品"
