@@ -78,6 +78,8 @@ THRESHOLD_LABELS = MappingProxyType(
         "form_floor": "下品：體、平仄至少",
         "貼題_floor": "題失（至多下品）：貼題低於",
         "失格荒牌": "格律有誤或離題者作荒牌（不勾則至多下品）",
+        "平平_modern": "意味平平（至多下品）：今語字數佔比至少",
+        "平平_stock": "意味平平（至多下品）：套語成句佔比至少",
     }
 )
 #: Thresholds that are switches (0 off, 1 on) rather than levels.
