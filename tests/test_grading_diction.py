@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from poetry.grading import grade_poem, suggest_grade
-from poetry.grading.diction import diction, modern_words, stock_lines
+from poetry.grading.diction import Diction, diction, found_text, freshness, modern_words, stock_lines
 
 DATA = Path(__file__).parent / "data"
 CELEBRATED = json.loads((DATA / "celebrated_lines.json").read_text(encoding="utf-8"))["poems"]
@@ -64,3 +64,13 @@ def test_suggest_grade_reads_the_diction_thresholds():
     assert suggest_grade(0.95, crit)[0] == "上品"
     crit["語句清新"]["diction"]["modern_share"] = 0.05
     assert suggest_grade(0.95, crit)[0] == "下品"
+
+
+def test_a_plain_celebrated_line_is_called_plain_not_borrowed():
+    """床前明月光's poem repeats no stock phrase: its easy lines are 常語, not 套語, and cost 語句清新 less."""
+    lines = ["床前明月光", "疑是地上霜", "舉頭望明月", "低頭思故鄉"]
+    d = diction(lines)
+    text = found_text(d, lines)
+    assert d.common and "套語" not in text and text.startswith("句近唐詩常語")
+    borrowed = Diction((), 0.0, d.stock, d.stock_share)  # the same lines taken as borrowed phrases
+    assert freshness(d, 1.0) > freshness(borrowed, 1.0)

@@ -52,6 +52,9 @@ class Diction:
     modern_share: float  # share of the poem's characters inside a modern word
     stock: tuple[int, ...]  # indices of the stock lines
     stock_share: float  # share of the lines that are stock
+    # of those, the lines no repeated phrase marks, only the LM's ease: 常語, plain rather than borrowed (a
+    # celebrated plain line such as 床前明月光 is one; it is not called 套語)
+    common: tuple[int, ...] = ()
 
 
 def modern_words(lines: list[str]) -> list[tuple[int, str]]:
@@ -77,34 +80,45 @@ def modern_words(lines: list[str]) -> list[tuple[int, str]]:
     return found
 
 
+def _line_kinds(lines: list[str]) -> tuple[list[int], list[int]]:
+    """(lines holding a stock trigram: 套語; lines only the LM finds commonplace: 常語), by index."""
+    from poetry.lm import load_lm
+
+    lm, level = load_lm(), _table().stock_line_lm
+    stock, common = [], []
+    for k, line in enumerate(lines):
+        score = lm.score_line(line)
+        if score.stock:
+            stock.append(k)
+        elif len(line) >= 4 and score.mean >= level:
+            common.append(k)
+    return stock, common
+
+
 def stock_lines(lines: list[str]) -> list[int]:
     """Indices of the lines made of stock: predicted better than nine Tang lines in ten, or holding a stock trigram.
 
     >>> stock_lines(["白雲深處住", "春江水暖鴨先知"])
     [0]
     """
-    from poetry.lm import load_lm
-
-    lm, level = load_lm(), _table().stock_line_lm
-    out = []
-    for k, line in enumerate(lines):
-        score = lm.score_line(line)
-        if score.stock or (len(line) >= 4 and score.mean >= level):
-            out.append(k)
-    return out
+    stock, common = _line_kinds(lines)
+    return sorted(stock + common)
 
 
 def diction(lines: list[str]) -> Diction:
     """Both measures of a poem's lines."""
     modern = modern_words(lines)
     n_chars = max(sum(len(x) for x in lines), 1)
-    stock = stock_lines(lines)
-    return Diction(tuple(modern), sum(len(w) for _, w in modern) / n_chars, tuple(stock),
-                   len(stock) / max(len(lines), 1))
+    stock, common = _line_kinds(lines)
+    every = sorted(stock + common)
+    return Diction(tuple(modern), sum(len(w) for _, w in modern) / n_chars, tuple(every),
+                   len(every) / max(len(lines), 1), tuple(common))
 
 
 #: How much of 語句清新 a poem keeps when every line is stock (a share of stock lines costs in proportion).
 STOCK_WEIGHT = 0.8
+#: The part of a stock line's cost a 常語 line (plain, no borrowed phrase) is spared.
+COMMON_DISCOUNT = 0.5
 #: A share of the characters in modern words at which nothing of 語句清新 is left (one modern word in a
 #: 五言絕句, 2 characters of 20, keeps 40%).
 MODERN_FULL = 1 / 6
@@ -116,7 +130,9 @@ def freshness(d: Diction, fluency: float) -> float:
     >>> round(freshness(Diction((), 0.0, (), 0.0), 1.0), 3), round(freshness(Diction((), 0.0, (0, 1), 1.0), 1.0), 3)
     (1.0, 0.2)
     """
-    own = (1.0 - STOCK_WEIGHT * d.stock_share) * max(0.0, 1.0 - d.modern_share / MODERN_FULL)
+    # a plain line (常語) costs half a borrowed one: plainness is no fault in itself (靜夜思)
+    stale = d.stock_share - COMMON_DISCOUNT * len(d.common) / max(len(d.stock), 1) * d.stock_share
+    own = (1.0 - STOCK_WEIGHT * stale) * max(0.0, 1.0 - d.modern_share / MODERN_FULL)
     return own * fluency ** 0.5
 
 
@@ -130,10 +146,12 @@ def found_text(d: Diction, lines: list[str]) -> str:
     if d.modern:
         words = [f"「{lines[k]}」的「{w}」" for k, w in d.modern[:3]]
         parts.append("今語" + "、".join(words) + (f"等 {len(d.modern)} 處" if len(d.modern) > 3 else ""))
-    if d.stock:
-        shown = "、".join(f"「{lines[k]}」" for k in d.stock[:3])
-        more = f"等 {len(d.stock)} 句" if len(d.stock) > 3 else ""
-        parts.append(f"套語成句{shown}{more}")
+    borrowed = [k for k in d.stock if k not in d.common]
+    for label, found in (("套語成句", borrowed), ("句近唐詩常語", list(d.common))):
+        if found:
+            shown = "、".join(f"「{lines[k]}」" for k in found[:3])
+            more = f"等 {len(found)} 句" if len(found) > 3 else ""
+            parts.append(f"{label}{shown}{more}")
     return "；".join(parts)
 
 
