@@ -106,7 +106,8 @@ def main() -> None:
                 peer_times.append(t)
     n = len(texts)
     ours, theirs = n / min(ours_times), n / min(peer_times)
-    print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    print(when, f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{n} regular-shape Tang poems (seed {args.seed}), {args.rounds} rounds alternating, CPU time")
     print(f"ours (check_jsonl_lines): {' '.join(f'{t:.2f}' for t in ours_times)} s → best {ours:,.0f} poems per "
           f"CPU-second; judged regulated {ours_passed}")
