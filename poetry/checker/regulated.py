@@ -449,9 +449,23 @@ def _ze_ending(a: Analysis, v: Verse, i: int, status: Status) -> None:
         clash = "，又與韻腳同韻（撞韻）" if group and group in foot.ping else ""
         message = f"{where(ln, length)}『{line[-1]}』應仄而平{clash}：不入韻的句子以仄聲收尾。" if a.detail else ""
         a.error(ln, length, TONE, message, Fix(i, length - 1, ZE))
-    elif group and group in foot.ping:  # 撞韻
+    elif group and group in foot.ping and not _te_ao(v, i):  # 撞韻
         message = f"撞韻：{where(ln, length)}『{line[-1]}』可讀入{group}，與韻腳同韻。" if a.detail else ""
         a.remark(ln, length, RHYME_KIND, message)
+
+
+def _te_ao(v: Verse, i: int) -> bool:
+    """Whether line i is accepted as 特拗 (平平仄平仄, 七言 仄仄平平仄平仄): a shape that reads its last char
+    仄, so that char's 平 reading in the rhyme group is no 撞韻 (one reading per char: 『思』 in 「樓高欲愁思」
+    is the 去聲 of 愁思 for both).
+
+    >>> from poetry.checker import check_poem
+    >>> r = check_poem("勝絕驚身老，情忘發興奇。座從歌妓密，樂任主人爲。"
+    ...                "重碧拈春酒，輕紅擘荔枝。樓高欲愁思，橫笛未休吹。")
+    >>> [n for n in r.notes if "特拗" in n], [v.kind.value for v in r.violations if v.line == 7]
+    (['第七句特拗（樓高欲愁思：平平仄平仄），可用。'], [])
+    """
+    return bool(v.forgiven[i]) and v.patterns[i][v.length - 2] == ZE
 
 
 def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
