@@ -190,6 +190,8 @@ def cut_near(line: str, words: Mapping[str, tuple[Reading | None, ...]], keep: f
     >>> cut_near("宰相思", words, frozenset("相"), near_index(words, frozenset("相")))
     (None, '仄', None)
     """
+    if not any(map(near.__contains__, map(line.__getitem__, _pairs(len(line))))):
+        return ()  # no two chars of the line begin a word around a char of ``keep`` (most lines)
     found = []
     for p, char in enumerate(line):
         if char in keep:
@@ -197,6 +199,16 @@ def cut_near(line: str, words: Mapping[str, tuple[Reading | None, ...]], keep: f
                 for offset, word in near.get(line[q : q + 2], ()):
                     found.append((q - offset, word))
     return _take(line, words, found) if found else ()
+
+
+@cache
+def _pairs(length: int) -> tuple[slice, ...]:
+    """The slices of every two neighbouring chars of a line of ``length`` chars.
+
+    >>> ["白日依山盡"[s] for s in _pairs(5)]
+    ['白日', '日依', '依山', '山盡']
+    """
+    return tuple(slice(q, q + 2) for q in range(length - 1))
 
 
 def _take(line: str, words: Mapping, found: list[tuple[int, str]]) -> tuple:

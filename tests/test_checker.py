@@ -427,3 +427,13 @@ def test_every_suggestion_mends_its_fault_and_adds_none(case):
             errors = {(w.line, w.pos, w.kind) for w in after.violations if w.severity == "error"}
             assert not any(e[:2] == (v.line, v.pos) for e in errors), (c, errors)  # no fault kept (group, tone, 撞韻)
             assert errors <= before, (c, errors - before)  # none created
+
+
+def test_a_te_ao_line_reads_its_last_char_once():
+    # 杜甫《宴戎州楊使君東樓》: 「樓高欲愁思」 is 特拗 平平仄平仄, which reads 思 仄 (愁思); its 平 reading in
+    # 四支 is then no 撞韻 (one reading per char). A plain 出句 keeps its 撞韻 note (社後辭巢燕: 夢 in 一東).
+    r = check_poem("勝絕驚身老，情忘發興奇。座從歌妓密，樂任主人爲。重碧拈春酒，輕紅擘荔枝。樓高欲愁思，橫笛未休吹。")
+    assert r.regulated and any(n.startswith("第七句特拗") for n in r.notes)
+    assert [(v.line, v.pos, v.kind) for v in r.violations if v.line == 7] == []
+    plain = check_poem("社後辭巢燕，霜前別蔕蓬。願爲蝴蝶夢，飛去覓關中。")
+    assert [(v.line, v.pos, v.kind) for v in plain.violations] == [(3, 5, "rhyme")]

@@ -124,7 +124,10 @@ class Analysis:
 
     def has_errors(self) -> bool:
         """Whether any finding is a fault."""
-        return any(f.severity is ERROR for f in self.findings)
+        for f in self.findings:
+            if f.severity is ERROR:
+                return True
+        return False
 
 
 def fits(code: int, tone: str) -> Status:

@@ -62,8 +62,10 @@ def _verdict_line(ident: Any, a: Analysis) -> str:
         f'{{"line": {f.line}, "pos": {f.pos}, "kind": "{f.kind}", "severity": "{f.severity}"}}' for f in a.findings
     )
     regulated = "true" if a.regulated else "false"
+    # an int id (most batches) is written as json.dumps writes it, without its encoder
+    ident = ident if type(ident) is int else json.dumps(ident, ensure_ascii=False)
     return (
-        f'{{"id": {json.dumps(ident, ensure_ascii=False)}, "form": "{a.form}", '
+        f'{{"id": {ident}, "form": "{a.form}", '
         f'"regulated": {regulated}, "violations": [{found}]}}'
     )
 

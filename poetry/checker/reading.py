@@ -8,15 +8,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 from typing import NamedTuple
 
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, RARE, BookTable, Entry
+from poetry.readings import cut_near
 from poetry.text import HAN_CLASS, MAX_LENGTH, ParsedPoem, parse_poem, simplified_only_chars, strip_notes
 
 #: A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters, newlines).
 _CLEAN = re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
 #: What separates the lines of such a text: its punctuation and spaces, quotes and colons included.
 _BREAKS = re.compile(r"[，。？！；、,.?!;：:\s\u3000「」『』“”\"'·…—]+")
+
+
+#: A char beyond the Basic Multilingual Plane.
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@cache
+def _simplified_bmp() -> re.Pattern:
+    """A class of the chars of the Basic Multilingual Plane only simplified script uses: a bitmap the
+    regular expression engine tests in C (a set test walks the text making one str per char)."""
+    return re.compile("[" + re.escape("".join(sorted(c for c in simplified_only_chars() if c <= "\uffff"))) + "]")
+
+
+def _simplified(text: str) -> bool:
+    """Whether the text holds a char only simplified script uses.
+
+    >>> _simplified("白日依山尽"), _simplified("白日依山盡"), _simplified("𬸁")
+    (True, False, True)
+    """
+    if _simplified_bmp().search(text):
+        return True
+    return bool(_ASTRAL.search(text)) and not simplified_only_chars().isdisjoint(text)
 
 
 def quick_lines(text: str) -> list[str] | None:
@@ -32,7 +56,7 @@ def quick_lines(text: str) -> list[str] | None:
     if ("]" in text or "］" in text) and not ("[" in text or "［" in text):
         return None  # a stray closing bracket: left to parse_poem
     text = strip_notes(text)
-    if not _CLEAN.fullmatch(text) or not simplified_only_chars().isdisjoint(text):
+    if not _CLEAN.fullmatch(text) or _simplified(text):
         return None
     lines = _BREAKS.split(text)
     if lines and not lines[-1]:
@@ -52,6 +76,8 @@ class Prepared(NamedTuple):
     plain: bool  #: every entry is the table's own entry of the char (no simplified char merged, no word's reading)
     #: (line, char) → the Entry of a reading its word fixes, when ``entries`` is None (the quick reading)
     fixes: dict[tuple[int, int], Entry] | None = None
+    #: the set of the poem's chars, when the quick reading made it (the rules ask it rather than walk the text)
+    chars: set[str] | None = None
 
 
 def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Prepared:
@@ -67,7 +93,7 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
                     table.entry(c)
             fixes = None if word_chars(table).isdisjoint(chars) else word_fixes(quick, table)
             # entries looked up in analyse where needed, the words' readings put in there
-            return Prepared(None, quick, quick, None, True, fixes or None)
+            return Prepared(None, quick, quick, None, True, fixes or None, chars)
     if isinstance(poem, str):
         poem = parse_poem(poem)
     lines = list(poem.lines)
@@ -139,17 +165,27 @@ def rare_fixes(lines: list[str], places: list[int], table: BookTable) -> dict[tu
     chars, fixes = table.rare_chars, {}
     if not chars:
         return fixes
-    from poetry.readings import cut_near
-
     words, near = table.rare_words
+    holds = class_re(chars).search
     for i, rare in enumerate(places):
         line = lines[i]
-        if not rare or chars.isdisjoint(line):
+        if not rare or not holds(line):
             continue
         for j, reading in enumerate(cut_near(line, words, chars, near)):
             if reading is not None and rare >> j & 1 and line[j] in chars:
                 fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
     return fixes
+
+
+@cache
+def class_re(chars: frozenset[str]) -> re.Pattern:
+    """A character class of ``chars``: whether a line holds one is a search in C, where a set test walks
+    the line making one str per char.
+
+    >>> bool(class_re(frozenset("相重")).search("門前宰相車")), bool(class_re(frozenset("相重")).search("白日"))
+    (True, False)
+    """
+    return re.compile("[" + re.escape("".join(sorted(chars))) + "]")
 
 
 def _common_groups(table: BookTable, char: str) -> frozenset[str]:
@@ -171,11 +207,10 @@ def word_fixes(lines: list[str], table: BookTable) -> dict[tuple[int, int], Entr
     fixes: dict[tuple[int, int], Entry] = {}
     if not chars:
         return fixes
-    from poetry.readings import cut_near
-
     words, near = table.words
+    holds = class_re(chars).search
     for i, line in enumerate(lines):
-        if chars.isdisjoint(line):
+        if not holds(line):
             continue
         for j, reading in enumerate(cut_near(line, words, chars, near)):
             if reading is not None and line[j] in chars:

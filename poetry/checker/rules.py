@@ -29,18 +29,18 @@ def _length_of(lines: list[str]) -> int | None:
 
 def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTable, detail: bool = True,
             plain: bool = False, form: str | None = None, fixes: dict | None = None,
-            lone_ping: LonePing = LonePing.WANGLI) -> Analysis:
+            lone_ping: LonePing = LonePing.WANGLI, chars: set[str] | None = None) -> Analysis:
     """Judge a poem given its lines and their per-char entries (``detail``: word the findings and fill
     every char's status; ``plain``: each entry is the table's own entry of the char written, as for
     traditional text; entries None: plain, every char already in the table, rows built only where needed,
     with ``fixes`` ((line, char) → Entry: the readings words fix, reading.word_fixes) put in;
     ``form``: the form the poet declared, one of forms.DECLARED_FORMS, judged as declared; ``lone_ping``:
-    whose 孤平 a 七言 line is judged by, report.LonePing)."""
+    whose 孤平 a 七言 line is judged by, report.LonePing; ``chars``: the set of the poem's chars, if made)."""
     if form is not None:
         if entries is None:
             entries = _rows(lines, table, fixes)
         return analyse_declared(lines, entries, table, detail, plain and not fixes, form, lone_ping)
-    unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint("".join(lines))
+    unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint(chars or "".join(lines))
     a = Analysis(lines, detail, lone_ping)
     n = len(lines)
     length = a.length = _length_of(lines)
@@ -66,7 +66,7 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
         _analyse_four(a, lines, entries, table)
     else:
         _analyse_ancient(a, lines, entries)
-    _repeated_chars(a, lines)
+    _repeated_chars(a, lines, chars)
     if plain:
         if unknown:
             _unknown_chars(a, lines, entries)
@@ -175,9 +175,11 @@ def _unknown_chars(a: Analysis, lines: list[str], entries: list[list[Entry]]) ->
                 a.remark(i + 1, j + 1, Kind.UNKNOWN_CHAR, message)
 
 
-def _repeated_chars(a: Analysis, lines: list[str]) -> None:
+def _repeated_chars(a: Analysis, lines: list[str], chars: set[str] | None = None) -> None:
     """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷): each later use is noted
-    with the place of the first."""
+    with the place of the first (``chars``: the set of the poem's chars, when made: no repeat if as many)."""
+    if chars is not None and len(chars) == sum(map(len, lines)):
+        return
     seen: set[str] = set()
     see = seen.add
     repeated = [c for c in "".join(lines) if c in seen or see(c)]  # set.add returns None: each char seen once
