@@ -160,3 +160,28 @@ def test_check_gu_ping_setting(monkeypatch, capsys):
     line = json.dumps({"id": 1, "text": text}, ensure_ascii=False)
     _, out, _ = run(["check", "--format", "jsonl", "--gu-ping", "lenient"], line, monkeypatch, capsys)
     assert json.loads(out)["regulated"]
+
+
+def test_check_jsonl_in_three_processes_and_a_failed_child_keep_every_line(monkeypatch):
+    """The shares are checked by forked children; a child that fails has its share checked by the parent."""
+    import os
+
+    from poetry.checker import batch, run_jsonl
+
+    raw = [json.dumps({"id": i, "text": DENG_GAO}, ensure_ascii=False) for i in range(31)]
+    out: list[str] = []
+    run_jsonl(raw, "pingshui", out.append, workers=3)
+    assert [json.loads(x)["id"] for x in "".join(out).splitlines()] == list(range(31))
+
+    parent, real = os.getpid(), batch.check_jsonl_lines
+
+    def failing_in_children(*args):
+        if os.getpid() != parent:
+            raise RuntimeError("a worker fails")
+        return real(*args)
+
+    monkeypatch.setattr(batch, "check_jsonl_lines", failing_in_children)
+    out = []
+    run_jsonl(raw, "pingshui", out.append, workers=2)
+    rows = [json.loads(x) for x in "".join(out).splitlines()]
+    assert [r["id"] for r in rows] == list(range(31)) and all(r["regulated"] for r in rows)

@@ -18,8 +18,6 @@ from poetry.forms import declared_form
 
 #: Inputs of at least this many lines are checked by two processes.
 _PARALLEL_FROM = 6000
-#: Lines handed to a worker at a time.
-_CHUNK = 1500
 
 
 def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: str | None = None,
@@ -70,10 +68,6 @@ def _verdict_line(ident: Any, a: Analysis) -> str:
     )
 
 
-def _jsonl_worker(args: tuple[list[str], str, str | None, str | None]) -> list[str]:
-    return check_jsonl_lines(*args)
-
-
 def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None = None,
               form: str | None = None, lone_ping: str | None = None) -> None:
     """Check a batch, writing output lines in input order; large batches use two processes."""
@@ -86,16 +80,43 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
         for line in check_jsonl_lines(raw_lines, book, form, lone_ping):
             write(line + "\n")
         return
-    import multiprocessing
-
     # Look every char up once before forking, so the workers share one warm table.
     table = table_for(book)
     for char in set("".join(raw_lines)):
         if char >= "\u3400":
             table.entry(char)
     word_chars(table)  # and the words that fix a 多音字's reading
-    chunks = [(raw_lines[k : k + _CHUNK], book.name, form, lone_ping) for k in range(0, len(raw_lines), _CHUNK)]
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(workers) as pool:
-        for lines in pool.imap(_jsonl_worker, chunks):
-            write("\n".join(lines) + ("\n" if lines else ""))
+    # workers - 1 forked children check the later shares while this process checks the first: no pool,
+    # no feeder threads contending for this process's GIL, each share's output sent back in one piece
+    share = -(-len(raw_lines) // workers)
+    children = [_fork_share(raw_lines[k : k + share], book, form, lone_ping)
+                for k in range(share, len(raw_lines), share)]
+    for line in check_jsonl_lines(raw_lines[:share], book, form, lone_ping):
+        write(line + "\n")
+    for (pid, fd), k in zip(children, range(share, len(raw_lines), share)):
+        with os.fdopen(fd, "rb") as pipe:
+            out = pipe.read().decode("utf-8")
+        _, status = os.waitpid(pid, 0)
+        if status != 0 or not out:  # a child that failed: check its share here
+            out = "".join(line + "\n" for line in check_jsonl_lines(raw_lines[k : k + share], book, form, lone_ping))
+        write(out)
+
+
+def _fork_share(lines: list[str], book: Any, form: str | None, lone_ping: str | None) -> tuple[int, int]:
+    """Fork a child that checks ``lines`` and writes its output lines to a pipe: (its pid, the pipe's read end)."""
+    import os
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: check, send, leave without running the parent's cleanup
+        code = 1
+        try:
+            os.close(read_end)
+            out = "".join(line + "\n" for line in check_jsonl_lines(lines, book, form, lone_ping))
+            with os.fdopen(write_end, "wb") as pipe:
+                pipe.write(out.encode("utf-8"))
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
