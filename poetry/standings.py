@@ -118,12 +118,12 @@ def _tiles_used(title: str, lines: list[str], hand: list[Mapping[str, Any]], rul
     return marks["used"], list(seen.values())
 
 
-def _suggestion(sub: Mapping[str, Any], hand: list[Mapping[str, Any]],
-                thresholds: Mapping[str, float] | None) -> dict[str, Any]:
-    """The grading's suggestion for a submission (as its declared form), as plain data."""
+def _suggestion(sub: Mapping[str, Any], hand: list[Mapping[str, Any]], thresholds: Mapping[str, float] | None,
+                rhyme_book: str = "pingshui") -> dict[str, Any]:
+    """The grading's suggestion for a submission (as its declared form, by the round's rhyme book), as plain data."""
     try:
         g = grade_poem(sub["text"], title=sub["title"], thresholds=thresholds,
-                       hand="".join(t["char"] for t in hand) or None, form=sub.get("form"))
+                       hand="".join(t["char"] for t in hand) or None, form=sub.get("form"), rhyme_book=rhyme_book)
     except PoetryError as exc:  # a poem the grading cannot read is still shown, with the reason
         return {"grade": "荒牌", "score": 0.0, "criteria": {}, "reasons": [getattr(exc, "message", "無法評量這首詩。")],
                 "form": None, "title": sub["title"], "lines": []}
@@ -146,11 +146,11 @@ def _poem_entry(sub: Mapping[str, Any], hand: list[Mapping[str, Any]], rules: Ma
                 thresholds: Mapping[str, float] | None) -> dict[str, Any]:
     """A submission as the dashboard shows it: the editor's marks and faults (judged now, as declared),
     the tiles used, the suggestion."""
-    report = poem_verdict(sub["text"], sub.get("form"), "".join(t["char"] for t in hand),
-                          rules.get("rhyme_book", "pingshui"))
+    rhyme_book = rules.get("rhyme_book", "pingshui")
+    report = poem_verdict(sub["text"], sub.get("form"), "".join(t["char"] for t in hand), rhyme_book)
     violations = [{k: v.get(k) for k in ("line", "pos", "kind", "severity", "message")}
                   for v in report.get("violations") or []]
-    suggestion = _suggestion(sub, hand, thresholds)
+    suggestion = _suggestion(sub, hand, thresholds, rhyme_book)
     typed = ["".join(c.get("char", "") for c in line.get("chars", [])) for line in report.get("lines") or []]
     count, tiles = _tiles_used(sub["title"], typed, hand, rules)
     return {

@@ -330,3 +330,16 @@ def test_poem_off_its_title_is_graded_xiapin():
 def test_a_title_that_asks_nothing_is_never_off():
     g = grade_poem("兩個黃鸝鳴翠柳，一行白鷺上青天。窗含西嶺千秋雪，門泊東吳萬里船。", title="絕句")
     assert "離題" not in "".join(g.reasons) + g.criteria["貼題"]["explanation"]
+
+
+def test_the_grade_judges_tones_by_the_rounds_rhyme_book():
+    """濃 (二冬) and 燈 (十蒸) rhyme in the 中華新韻 only: a 新韻 round's suggestion shows the dashboard's
+    verdict (no fault), a 平水韻 round's the 出韻 (at most 下品)."""
+    from poetry.standings import _poem_entry
+
+    sub = {"title": "夜坐", "text": "山中春雨後，江上暮煙濃。獨坐看明月，寒窗對暗燈。", "locked": True, "form": None}
+    for book, faulty in (("pingshui", True), ("xinyun", False)):
+        entry = _poem_entry(sub, [], {"rhyme_book": book}, None)
+        suggested = entry["suggestion"]["criteria"]["平仄和暢"].get("faults") or []
+        assert bool(entry["faults"]) is faulty and bool(suggested) is faulty
+        assert (entry["suggestion"]["grade"] in ("下品", "荒牌")) is faulty

@@ -165,16 +165,18 @@ def combined_features(criteria: Mapping[str, Mapping[str, Any]], neutral: Mappin
 
 
 def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, float] | None = None,
-               hand: str | None = None, form: str | None = None) -> Grade:
+               hand: str | None = None, form: str | None = None, rhyme_book: str = "pingshui") -> Grade:
     """Measure a poem against the rules' words and suggest a 品.
 
     >>> g = grade_poem("白日依山盡，黃河入海流。欲窮千里目，更上一層樓。", title="登鸛雀樓")
     >>> g.grade in GRADES and 0 <= g.score <= 1
     True
 
-    Raises MalformedPoemError for text that cannot be read as a poem (empty, one line, too long).
+    ``form`` (the declared form) and ``rhyme_book`` (the round's) are what the checker judges the poem by, as
+    in the editor and on the dashboard. Raises MalformedPoemError for text that cannot be read as a poem
+    (empty, one line, too long).
     """
-    lines, title, criteria, form_name = measure_poem(text, title, hand, form)
+    lines, title, criteria, form_name = measure_poem(text, title, hand, form, rhyme_book)
     score = base_score(criteria, title)
     # 格調: the anthologist's taste orders the poems the combiner already finds competent
     taste = taste_of(list(read_for_grading(parse_poem(text), title).lines), lines, criteria)

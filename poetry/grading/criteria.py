@@ -60,12 +60,13 @@ def is_lushi(lines: list[str]) -> bool:
 # --- the criteria ----------------------------------------------------------------------------------
 
 
-def _check(poem: ParsedPoem | str, hand: str | None, form: str | None = None) -> CheckResult:
-    """The checker's report of the poem (as its declared ``form``, if any): the one place the grading asks
-    poetry.checker."""
+def _check(poem: ParsedPoem | str, hand: str | None, form: str | None = None,
+           rhyme_book: str = "pingshui") -> CheckResult:
+    """The checker's report of the poem (as its declared ``form``, if any, by the round's rhyme book): the one
+    place the grading asks poetry.checker."""
     from poetry.checker import check_poem
 
-    return check_poem(poem, hand=hand, form=form)
+    return check_poem(poem, hand=hand, form=form, rhyme_book=rhyme_book)
 
 
 def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, str | None]:
@@ -159,10 +160,11 @@ def _read_poem(text: str, title: str | None) -> tuple[ParsedPoem, list[str], str
     return parsed, lines, (title or "").strip() or None
 
 
-def measure_poem(text: str, title: str | None = None, hand: str | None = None, form: str | None = None
-                 ) -> tuple[list[str], str | None, dict[str, dict[str, Any]], str | None]:
+def measure_poem(text: str, title: str | None = None, hand: str | None = None, form: str | None = None,
+                 rhyme_book: str = "pingshui") -> tuple[list[str], str | None, dict[str, dict[str, Any]], str | None]:
     """The criteria of a poem: (lines, title, {name: {score, explanation}}, form name); ``form``: the
-    declared form, which 體不失 and 平仄和暢 judge it by (its faults are the editor's).
+    declared form and ``rhyme_book`` the round's book, which 體不失 and 平仄和暢 judge it by (its faults
+    are the editor's).
 
     >>> from poetry.grading import CRITERIA
     >>> lines, title, criteria, form = measure_poem("國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。", "春望")
@@ -176,7 +178,7 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
     model = _model()
     crit = model["criteria"]
     criteria: dict[str, dict[str, Any]] = {}
-    report = _check(parsed, hand, form)
+    report = _check(parsed, hand, form, rhyme_book)
     criteria["體不失"], criteria["平仄和暢"], form_name = _form_criteria(report, lines)
     for name, faults in _faults_by_criterion(report).items():  # what fails 體不失, 平仄和暢 (rubric caps the 品)
         criteria[name]["faults"] = faults
