@@ -28,8 +28,18 @@ import build_grading as build  # noqa: E402
 from poetry.grading import parallel_score  # noqa: E402
 from poetry.grading.variants import canonical  # noqa: E402
 
+
+def _line() -> float:
+    """The 對仗不工 line of this tree's model (0.5 for a model without one)."""
+    try:
+        from poetry.grading.criteria import loose_line
+    except ImportError:
+        return 0.5
+    return loose_line()
+
+
 #: 對仗不工 is said of a 律詩's middle couplet below this.
-LINE = 0.5
+LINE = _line()
 
 
 def _reading():
@@ -70,7 +80,7 @@ def anthology(corpus: Path) -> None:
     print(f"唐詩三百首 律詩 of eight lines: {len(poems)} poems; {len(mid)} middle couplets, {len(out)} outer")
     for name, m, o in (("parallel_score", mr, orr), ("criterion", mc, oc)):
         below = sum(x < LINE for x in m)
-        print(f"  {name}: AUC middle vs outer {auc(m, o):.3f}; middle below {LINE}: {below} ({below / len(m):.0%});"
+        print(f"  {name}: AUC middle vs outer {auc(m, o):.3f}; middle below {LINE:.3f}: {below} ({below / len(m):.0%});"
               f" outer below: {sum(x < LINE for x in o) / len(o):.0%}")
 
 
@@ -83,7 +93,7 @@ def celebrated() -> None:
     print(f"celebrated 對仗 couplets: {len(pairs)}")
     for name, s in (("parallel_score", raw), ("criterion", crit)):
         low = [f"{a}／{b} {x:.2f}" for (a, b), x in zip(pairs, s) if x < LINE]
-        print(f"  {name}: below {LINE}: {len(low)} ({len(low) / len(pairs):.0%}) {'; '.join(low)}")
+        print(f"  {name}: below {LINE:.3f}: {len(low)} ({len(low) / len(pairs):.0%}) {'; '.join(low)}")
 
 
 def probe() -> None:
@@ -96,10 +106,11 @@ def probe() -> None:
         tss = [(c, x) for c, x in zip(cases, s) if c["tss"]]
         t_auc = auc([x for c, x in tss if c["parallel"]], [x for c, x in tss if not c["parallel"]])
         print(f"probe set {len(pos)} parallel / {len(neg)} not: {name} AUC {auc(pos, neg):.3f} (唐詩三百首 only "
-              f"{t_auc:.3f}); wrong side of {LINE}: {miss}")
+              f"{t_auc:.3f}); wrong side of {LINE:.3f}: {miss}")
     for c, x, y in zip(cases, raw, crit):
         flag = "" if (y >= LINE) == c["parallel"] else "  ←"
-        print(f"    {'對' if c['parallel'] else '散'} {x:.2f} {y:.2f} {c['a']}／{c['b']} {','.join(c['figures'])}{flag}")
+        kind = "對" if c["parallel"] else "散"
+        print(f"    {kind} {x:.2f} {y:.2f} {c['a']}／{c['b']} {','.join(c['figures'])}{flag}")
 
 
 def main(argv: list[str] | None = None) -> int:
