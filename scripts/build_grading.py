@@ -756,7 +756,12 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     log("  relevance calibrator, dev third of its poems: AUC "
         f"{_auc(dev, with_title['real'][1], with_title['off_topic'][1]):.4f}")
     model["criteria"]["relevance"] = _fit(titled, off, C["relevance"])
-    model["criteria"]["parallel"] = _fit(lu_pos, lu_neg, grading.COUPLET_FEATURES)
+    # 對仗: the middle couplets against random pairs and against the same poems' 首聯 and 尾聯 (mostly
+    # not parallel), each kind weighing half; 對仗不工 is said below the 10% quantile of the middle couplets
+    model["criteria"]["parallel"] = _fit(lu_pos, lu_neg, grading.COUPLET_FEATURES, balanced=True)
+    middle = [grading.models._logistic(model["criteria"]["parallel"], f) for f in lu_pos]
+    model["criteria"]["parallel"]["loose_below"] = float(np.quantile(middle, 0.1))
+    log(f"  parallel: 對仗不工 below {model['criteria']['parallel']['loose_below']:.3f}")
     model["criteria"]["couplet"] = _fit(cp_pos, cp_neg, ["topic_cos", "pair_cos", "tone_opposed"])
     stock = np.array([f["stock_share"] for f in feats["real"]])
     model["stock_share_quantiles"] = np.quantile(stock, [0.1, 0.5, 0.9]).tolist()
@@ -815,9 +820,9 @@ def _couplet_pairs(half_a: list[dict]):
     """Real couplets against made-up ones: 律詩's 頷聯/頸聯 (對仗), then any poem's (聯句)."""
     from poetry import grading
 
-    # parallel couplets: real 頷聯/頸聯 of calibration 律詩 against random line pairs
+    # parallel couplets: real 頷聯/頸聯 of calibration 律詩 against random line pairs and the 首聯/尾聯
     rng = random.Random(SEED)
-    lu_pos, lu_neg = [], []
+    lu_pos, lu_neg, lu_outer = [], [], []
     lus = [p for p in half_a if grading.is_lushi(p["lines"])]
     for p in lus:
         for a, b in ((2, 3), (4, 5)):
@@ -826,6 +831,7 @@ def _couplet_pairs(half_a: list[dict]):
             while len(q["lines"][0]) != len(p["lines"][0]) or q is p:
                 q = rng.choice(lus)
             lu_neg.append(grading.couplet_features(p["lines"][a], q["lines"][b]))
+        lu_outer.extend(grading.couplet_features(p["lines"][a], p["lines"][a + 1]) for a in (0, 6))
     # any poem's couplets: the two lines of a real couplet against a line and a stranger's line
     cp_pos, cp_neg = [], []
     by_len: dict[int, list[dict]] = {}
@@ -842,7 +848,7 @@ def _couplet_pairs(half_a: list[dict]):
             q = rng.choice(others)
         cp_pos.append(grading.couplet_features(lines[k], lines[k + 1]))
         cp_neg.append(grading.couplet_features(lines[k], q["lines"][min(k % len(q["lines"]) | 1, len(q["lines"]) - 1)]))
-    return lu_pos, lu_neg, cp_pos, cp_neg
+    return lu_pos, lu_neg + lu_outer, cp_pos, cp_neg
 
 
 def _combiner_criteria(half_b: list[dict], deg: Degrader):

@@ -17,6 +17,7 @@ from poetry.errors import MalformedPoemError
 from poetry.grading.diction import diction, explain_fresh, found_text, freshness
 from poetry.grading.explanations import (
     couplet_fault,
+    couplet_praise,
     explain_coherence,
     explain_ends,
     explain_fluency,
@@ -115,20 +116,35 @@ def _faults_by_criterion(result: CheckResult) -> dict[str, list[str]]:
             "平仄和暢": [v.message for v in errors if v.kind in _TONE_KINDS]}
 
 
+def couplet_parallel(a: str, b: str) -> float:
+    """How surely two lines form a 對仗 couplet: the parallel model, and 0.9 at least for a couplet built on
+    one figure in both lines (巴峽穿巫峽 / 襄陽向洛陽: 當句對), whatever the aligned classes say.
+
+    >>> couplet_parallel("即從巴峽穿巫峽", "便下襄陽向洛陽") >= 0.9
+    True
+    """
+    return max(parallel_score(a, b), 0.9 if same_figure(a, b) else 0.0)
+
+
+def loose_line() -> float:
+    """Below this a 律詩's middle couplet is called 對仗不工: the parallel model's 10% quantile over the middle
+    couplets of Tang 律詩 (scripts/build_grading.py), 0.5 for a model without one."""
+    return float(_model()["criteria"]["parallel"].get("loose_below", 0.5))
+
+
 def _couplet_criterion(lines: list[str]) -> dict[str, Any]:
     """聯句切當: in a 律詩 the 頷聯 and 頸聯 are parallel (對仗); in other poems each couplet's lines hold together."""
     model = _model()["criteria"]
     if is_lushi(lines):
         names = ("頷聯", "頸聯")
-        # a couplet built on one figure in both lines (巴峽穿巫峽 / 襄陽向洛陽: 當句對) is parallel whatever
-        # the aligned classes say
-        probs = [max(parallel_score(a, b), 0.9 if same_figure(a, b) else 0.0)
-                 for a, b in ((lines[2], lines[3]), (lines[4], lines[5]))]
+        pairs = ((lines[2], lines[3]), (lines[4], lines[5]))
+        probs = [couplet_parallel(a, b) for a, b in pairs]
         score = float(np.mean(probs))
-        weak = [(n, p, lines[2 + 2 * i], lines[3 + 2 * i]) for i, (n, p) in enumerate(zip(names, probs)) if p < 0.5]
+        line = loose_line()
+        weak = [(n, a, b) for n, p, (a, b) in zip(names, probs, pairs) if p < line]
         if not weak:
-            return _crit(score, "頷聯、頸聯對仗工整，字類相當，平仄相對。")
-        parts = "；".join(f"{n}「{a}／{b}」{couplet_fault(a, b)}" for n, p, a, b in weak)
+            return _crit(score, couplet_praise(names, pairs))
+        parts = "；".join(f"{n}「{a}／{b}」{couplet_fault(a, b)}" for n, a, b in weak)
         return _crit(score, parts + "（律詩中二聯須對仗）。")
     if len(lines) < 2:
         return _crit(None, "只有一句，不成聯。")

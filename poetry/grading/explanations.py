@@ -17,7 +17,8 @@ from typing import Mapping
 
 import numpy as np
 
-from poetry.grading.measures import _cos, _text_vector, couplet_features, suspicious_chars
+from poetry.grading.duizhang import facing_words, unlike_places
+from poetry.grading.measures import _cos, _text_vector, aligned_fit, couplet_features, suspicious_chars
 from poetry.grading.models import _vectors
 from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
 
@@ -48,15 +49,37 @@ def same_figure(a: str, b: str) -> bool:
 
 
 def couplet_fault(a: str, b: str) -> str:
-    """What keeps a couplet from 對仗, as found: tones not opposed, or aligned characters of unlike kinds.
+    """What keeps a couplet from 對仗, as found, with the characters that do not face each other.
 
     >>> couplet_fault("烽火連三月", "蓮動下漁舟")
-    '對仗不工：平仄不相對，上下句字類多不相當'
+    '對仗不工：平仄不相對，「三」對「漁」、「月」對「舟」字類不當'
     """
     f = couplet_features(a, b)
-    checks = (("平仄不相對", f["tone_opposed"] < 0.5), ("上下句字類多不相當", f["same_class"] < 0.4))
-    found = [words for words, bad in checks if bad]
+    found = ["平仄不相對"] if f["tone_opposed"] < 0.5 else []
+    unlike = unlike_places(a, b, aligned_fit(a, b))
+    if unlike:
+        found.append("、".join(f"「{x}」對「{y}」" for x, y in unlike[:3]) + "字類不當")
+    elif f["figure"] < 0:
+        found.append("一句疊字或重字，他句不應")
+    elif f["same_class"] < 0.4:
+        found.append("上下句字類多不相當")
     return "對仗不工：" + "，".join(found) if found else "對仗稍寬"
+
+
+def couplet_praise(names: tuple[str, ...], pairs: tuple[tuple[str, str], ...]) -> str:
+    """What faces what in a 律詩's parallel couplets, quoted: the words that best answer each other.
+
+    >>> couplet_praise(("頷聯",), (("萬里悲秋常作客", "百年多病獨登臺"),))
+    '頷聯「萬里」對「百年」、「常作」對「獨登」；對仗工整，平仄相對。'
+    """
+    parts = []
+    for name, (a, b) in zip(names, pairs):
+        facing = facing_words(a, b, aligned_fit(a, b))
+        if same_figure(a, b):
+            parts.append(f"{name}「{a}／{b}」當句自對")
+        elif facing:
+            parts.append(name + "、".join(f"「{x}」對「{y}」" for x, y in facing))
+    return "；".join(parts + ["對仗工整，平仄相對。"])
 
 
 def explain_fluency(p: float, lines: list[str]) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from poetry.grading.duizhang import class_agreement, figure_agreement
 from poetry.grading.models import _logistic, _model, _title_pairs, _tokenizer, _vectors, _word_idf
 from poetry.text import is_han, split_lines, to_simplified
 
@@ -29,7 +30,8 @@ CRITERION_FEATURES = {
     "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max", "rel_pairs"],
 }
 #: The features of 對仗 (``couplet_features``), of the parallel and the couplet calibrators.
-COUPLET_FEATURES = ["pair_cos", "same_class", "tone_opposed", "same_char", "topic_cos"]
+COUPLET_FEATURES = ["pair_cos", "same_class", "tone_opposed", "same_char", "topic_cos", "lei_match", "lei_clash",
+                    "figure"]
 
 
 # --- topic vectors and words -----------------------------------------------------------------------
@@ -196,23 +198,34 @@ def _tones(line: str) -> list[str]:
     return [str(book.tone_of(ch).value) for ch in line]
 
 
+def aligned_fit(a: str, b: str) -> list[float]:
+    """How well each pair of aligned characters faces the other in Tang 對仗 (cosine of their 對仗 vectors,
+    0 where a character is unknown).
+
+    >>> [round(x, 1) > 0 for x in aligned_fit("明月", "清泉")]
+    [True, True]
+    """
+    vec = _vectors()
+    out = []
+    for x, y in zip(a, b):
+        i, j = vec.index.get(x), vec.index.get(y)
+        out.append(0.0 if i is None or j is None else float(np.dot(vec.pair[i], vec.pair[j])))
+    return out
+
+
 def couplet_features(a: str, b: str) -> dict[str, float]:
-    """Raw 對仗 features of two lines: aligned classes, tones opposed, repeated characters.
+    """Raw 對仗 features of two lines: aligned classes (learned, and the 對類 table's), tones opposed,
+    repeated characters, and whether both lines carry the same repetition figure (疊字, 當句對).
 
     >>> couplet_features("明月松間照", "清泉石上流")["tone_opposed"]
     1.0
     """
     vec = _vectors()
     n = min(len(a), len(b))
-    cos, same = [], []
+    cos, same = aligned_fit(a[:n], b[:n]), []
     for x, y in zip(a[:n], b[:n]):
         i, j = vec.index.get(x), vec.index.get(y)
-        if i is None or j is None:
-            cos.append(0.0)
-            same.append(0.0)
-            continue
-        cos.append(float(np.dot(vec.pair[i], vec.pair[j])))
-        ci, cj = vec.pair_class[i], vec.pair_class[j]
+        ci, cj = (vec.pair_class[i], vec.pair_class[j]) if i is not None and j is not None else (-1, -2)
         same.append(1.0 if ci >= 0 and ci == cj else 0.0)
     # 對仗 opposes the tones of the rhythmic positions (2nd, 4th, 6th) and the last character
     ta, tb = _tones(a[:n]), _tones(b[:n])
@@ -223,12 +236,16 @@ def couplet_features(a: str, b: str) -> dict[str, float]:
     ]
     # reduplications (蕭蕭 … 滾滾) are allowed: count a repeat only when not doubled in the line
     rep = sum(1 for k, (x, y) in enumerate(zip(a[:n], b[:n])) if x == y and not _doubled(a, k))
+    match, clash = class_agreement(a[:n], b[:n])
     return {
         "pair_cos": float(np.mean(cos)) if cos else 0.0,
         "same_class": float(np.mean(same)) if same else 0.0,
         "tone_opposed": float(np.mean(opposed)) if opposed else 0.0,
         "same_char": rep / max(n, 1),
         "topic_cos": _cos(_text_vector(a), _text_vector(b)),
+        "lei_match": match,
+        "lei_clash": clash,
+        "figure": figure_agreement(a[:n], b[:n]),
     }
 
 
