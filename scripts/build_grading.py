@@ -14,7 +14,8 @@ Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends o
 (two builds write the same files).
 
 Writes data/grading_forms.tsv (stage forms: each char's canonical form; every stage reads the corpus
-through it), data/lm_chars.npz, data/lm_chars_rev.npz, data/grading_vectors.npz, data/grading_words.tsv (stage lm),
+through it), data/lm_chars.npz, data/lm_chars_rev.npz, data/grading_vectors.npz, data/grading_title_words.npz,
+data/grading_words.tsv (stage lm),
 data/grading_title_pairs.npz and data/grading_model.json (stage model).
 """
 
@@ -373,7 +374,8 @@ def build_title_body(poems: list[dict], train: list[int], index: dict[str, int],
         if t and b:
             docs.append((t, b))
             tfreq.update(t)
-    title_chars = [ch for ch, n in tfreq.most_common() if n >= 5]
+    # ties in frequency broken by the character, not by set order (which changes with the string hash seed)
+    title_chars = [ch for ch, n in sorted(tfreq.items(), key=lambda kv: (-kv[1], kv[0])) if n >= 5]
     tindex = {ch: i for i, ch in enumerate(title_chars)}
     rows, cols = [], []
     for t, b in docs:
@@ -392,12 +394,69 @@ def build_title_body(poems: list[dict], train: list[int], index: dict[str, int],
     pmi = np.log(M.data * n / (tdf[M.row] * bdf[M.col]))
     keep = (M.data >= 3) & (pmi > 0)
     r, c, v = M.row[keep], M.col[keep], pmi[keep]
-    order = np.lexsort((-v, r))
+    order = np.lexsort((c, -v, r))  # ties at the cut broken by the body character
     r, c, v = r[order], c[order], v[order]
     rank = np.arange(len(r)) - np.searchsorted(r, r)  # position within its title character
     sel = rank < top
     log(f"貼題 title-body PMI: {len(title_chars)} title chars, {int(sel.sum())} pairs kept of {int(keep.sum())}")
     return "".join(title_chars), r[sel].astype(np.uint16), c[sel].astype(np.uint16), v[sel].astype(np.float16)
+
+
+def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np.ndarray], min_df: int = 8,
+                      top: int = 200) -> dict[str, np.ndarray]:
+    """貼題 by meaning: which body characters each title unit calls for, a unit being a title character or
+    a two-character word of the clean title (送別 → 君 歸 離; 重陽 → 菊 茱 萸; 七夕 → 牛 女 橋).
+
+    Positive PMI of (unit, body character) over the training poems, each poem counted once (units in
+    fewer than ``min_df`` titles and pairs in fewer than three poems dropped; the ``top`` strongest body
+    characters of each unit kept, rows in CSR form); each unit's information (the mean of its 20 strongest
+    PMIs) and its expansion (the unit topic vector of its body characters weighted by PMI).
+    """
+    from scipy import sparse
+
+    from poetry.grading import clean_title
+
+    chars = str(vectors["chars"])
+    index = {ch: i for i, ch in enumerate(chars)}
+    docs, freq = [], Counter()
+    for i in train:
+        t = clean_title(poems[i]["title"])
+        units = set(t) | {t[k:k + 2] for k in range(len(t) - 1)}
+        body = {index[ch] for line in poems[i]["lines"] for ch in line if ch in index}
+        if units and body:
+            docs.append((units, sorted(body)))
+            freq.update(units)
+    units = sorted((u for u, n in freq.items() if n >= min_df), key=lambda u: (-freq[u], u))
+    uindex = {u: i for i, u in enumerate(units)}
+    rows, cols = [], []
+    bdf = np.zeros(len(chars))
+    for us, body in docs:
+        bdf[body] += 1
+        for u in us:
+            if u in uindex:
+                rows.extend([uindex[u]] * len(body))
+                cols.extend(body)
+    M = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(units), len(chars)))
+    M.sum_duplicates()
+    M = M.tocoo()
+    udf = np.array([freq[u] for u in units], dtype=np.float64)
+    pmi = np.log(M.data * len(docs) / (udf[M.row] * bdf[M.col]))
+    keep = (M.data >= 3) & (pmi > 0)
+    r, c, v = M.row[keep], M.col[keep], pmi[keep]
+    order = np.lexsort((c, -v, r))
+    r, c, v = r[order], c[order], v[order]
+    sel = (np.arange(len(r)) - np.searchsorted(r, r)) < top  # rank within its unit
+    r, c, v = r[sel], c[sel], v[sel].astype(np.float16)
+    indptr = np.searchsorted(r, np.arange(len(units) + 1)).astype(np.int32)
+    info = np.array([np.sort(v[indptr[i]:indptr[i + 1]].astype(np.float32))[-20:].mean() if indptr[i + 1] > indptr[i]
+                     else 0.0 for i in range(len(units))], dtype=np.float32)
+    topic = vectors["topic"].astype(np.float32)
+    P = sparse.csr_matrix((v.astype(np.float32), c, indptr), shape=(len(units), len(chars)))
+    expansion = np.asarray(P @ topic)
+    expansion /= np.linalg.norm(expansion, axis=1, keepdims=True) + 1e-9
+    log(f"貼題 title units: {len(units)} ({sum(len(u) == 2 for u in units)} words), {len(r)} pairs")
+    return {"units": np.array("\n".join(units)), "indptr": indptr, "body": c.astype(np.uint16), "pmi": v,
+            "info": info, "expansion": expansion.astype(np.float16)}
 
 
 def build_word_idf(poems: list[dict], train: list[int], min_df: int = 3) -> list[tuple[str, float]]:
@@ -499,6 +558,7 @@ class Degrader:
             self.by_tone[tone] = (chars, [char_freq[c] for c in chars])
         self.tones = tones
         self.rng_interleaved = random.Random(seed + 1)  # its own draws: the other kinds stay as they were
+        self.rng_retitled = random.Random(seed + 2)
         self._rhyme: dict[int, str | None] = {}
 
     def _rhyme_group(self, poem: dict) -> str | None:
@@ -525,17 +585,38 @@ class Degrader:
         d = self.rng_interleaved.choice(rhyming or donors)
         return {**poem, "lines": [poem["lines"][i] if i % 2 == 0 else d["lines"][i] for i in range(n)]}
 
-    def shuffled(self, poem: dict) -> dict:
+    def shuffled(self, poem: dict, rng: random.Random | None = None) -> dict:
         """Each line after the first taken from the same position of another poem of the same shape."""
+        rng = rng or self.rng
         n, k = len(poem["lines"]), len(poem["lines"][0])
         donors = [d for d in self.by_shape.get((n, k), ()) if d is not poem]
         if len(donors) < 3:  # a rare shape: any poem whose first line has the same length
             donors = [d for d in self.by_len.get(k, ()) if d is not poem] or [d for d in self.pool if d is not poem]
         lines = [poem["lines"][0]]
         for i in range(1, n):
-            d = self.rng.choice(donors)
+            d = rng.choice(donors)
             lines.append(d["lines"][i % len(d["lines"])])
         return {**poem, "lines": lines}
+
+    def retitled(self, poem: dict) -> dict:
+        """A shuffled copy titled with one of its own words (貼題's rescue calibrator learns that a shared word
+        alone does not make a title fit): seven times in ten a two-character title word that one of its lines
+        writes, else a telling character (a title character rarer than 山) of its lines. Own generator."""
+        from poetry.grading.models import _vectors
+        from poetry.grading.title_meaning import _title_words
+
+        rng = self.rng_retitled
+        jumble = self.shuffled(poem, rng)
+        units = _title_words().index
+        words = [x[i:i + 2] for x in jumble["lines"] for i in range(len(x) - 1) if x[i:i + 2] in units]
+        vec = _vectors()
+        chars = [ch for x in jumble["lines"] for ch in x
+                 if ch in vec.title_index and ch in vec.index and vec.idf[vec.index[ch]] > 2.2]
+        if words and (rng.random() < 0.7 or not chars):
+            title = rng.choice(words)
+        else:
+            title = rng.choice(chars) if chars else jumble["lines"][0][:2]
+        return {**jumble, "title": title}
 
     def corrupted(self, poem: dict, rate: float = 0.25) -> dict:
         """A quarter of the characters replaced by frequent characters of the same tone."""
@@ -756,6 +837,7 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     log("  relevance calibrator, dev third of its poems: AUC "
         f"{_auc(dev, with_title['real'][1], with_title['off_topic'][1]):.4f}")
     model["criteria"]["relevance"] = _fit(titled, off, C["relevance"])
+    _fit_rescue(model, feats, half)
     # 對仗: the middle couplets against random pairs and against the same poems' 首聯 and 尾聯 (mostly
     # not parallel), each kind weighing half; 對仗不工 is said below the 10% quantile of the middle couplets
     model["criteria"]["parallel"] = _fit(lu_pos, lu_neg, grading.COUPLET_FEATURES, balanced=True)
@@ -792,11 +874,47 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     return model
 
 
+def _fit_rescue(model: dict, feats: dict[str, list[dict]], half: int) -> None:
+    """貼題's rescue calibrator: real poems whose body writes a title character against shuffled copies
+    titled with one of their own words (``Degrader.retitled``), classes weighed equally; logs 貼題 (the
+    relevance calibrator's probability times the rescue factor, criteria.relevance) on the dev third."""
+    from sklearn.metrics import roc_auc_score
+
+    from poetry import grading
+    from poetry.grading.criteria import rescue_factor
+    from poetry.grading.models import _logistic
+
+    names = grading.CRITERION_FEATURES["relevance_rescue"]
+
+    def shared(kind: str, part: slice) -> list[dict]:
+        return [f for f in feats[kind][part] if f["has_title"] and f["rel_shared"] > 0]
+
+    fit, dev = slice(0, half), slice(half, None)
+    spec = _fit(shared("real", fit), shared("retitled", fit), names, balanced=True)
+    log(f"  relevance rescue calibrator, dev third: AUC {_auc(spec, shared('real', dev), shared('retitled', dev)):.4f}")
+    relevance = _fit([f for f in feats["real"][fit] if f["has_title"]],
+                     [f for f in feats["off_topic"][fit] if f["has_title"]], grading.CRITERION_FEATURES["relevance"])
+
+    def score(f: dict) -> float:
+        p = _logistic(relevance, f)
+        if f["rel_shared"] <= 0:
+            return p
+        return p * rescue_factor(f["rel_shared"], _logistic(spec, f))
+
+    real = [score(f) for f in feats["real"][dev] if f["has_title"]]
+    for kind in ("off_topic", "retitled"):
+        neg = [score(f) for f in feats[kind][dev] if f["has_title"]]
+        log(f"  貼題 (with the rescue factor) on the dev third: AUC real against {kind} "
+            f"{roc_auc_score([1] * len(real) + [0] * len(neg), real + neg):.4f}")
+    model["criteria"]["relevance_rescue"] = _fit(shared("real", slice(None)), shared("retitled", slice(None)), names,
+                                                 balanced=True)
+
+
 def _calibration_features(half_a: list[dict], deg: Degrader):
     """Criteria features of each calibration poem and of its degraded copies, and its character rows."""
     from poetry import grading
 
-    feats: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": []}
+    feats: dict[str, list[dict]] = {"real": [], "shuffled": [], "corrupted": [], "off_topic": [], "retitled": []}
     interleaved: list[dict] = []  # not every poem has one (a rare shape): kept apart from the aligned lists
     chars: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per poem: real rows, corrupted rows, swapped
     t0 = time.time()
@@ -806,6 +924,8 @@ def _calibration_features(half_a: list[dict], deg: Degrader):
         bad = deg.corrupted(p)
         feats["corrupted"].append(grading.features(bad["lines"], p["title"]))
         feats["off_topic"].append(grading.features(p["lines"], deg.off_topic(p)["title"]))
+        jumble = deg.retitled(p)
+        feats["retitled"].append(grading.features(jumble["lines"], jumble["title"]))
         mixed = deg.interleaved(p)
         if mixed is not None:
             interleaved.append(dict(grading.features(mixed["lines"], p["title"]), _poem=n))
@@ -905,7 +1025,9 @@ def main(argv: list[str] | None = None) -> int:
         lines = [line for i in train for line in poems[i]["lines"]]
         np.savez_compressed(DATA / lm_module.LM_FILE, **build_lm(lines))
         np.savez_compressed(DATA / lm_module.LM_REVERSED_FILE, **build_lm([x[::-1] for x in lines]))
-        np.savez_compressed(DATA / "grading_vectors.npz", **build_vectors(poems, train))
+        vectors = build_vectors(poems, train)
+        np.savez_compressed(DATA / "grading_vectors.npz", **vectors)
+        np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, train, vectors))
         rows = build_word_idf(poems, train)
         with open(DATA / "grading_words.tsv", "w", encoding="utf-8") as fh:
             fh.write("# jieba words (simplified) of the 全唐詩 training split with their IDF; made by "

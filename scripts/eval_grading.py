@@ -13,7 +13,9 @@ fixtures' grades (tests/judge_fixtures.py, seat 3 an interleaved jumble); and th
 The anthologist's choice (``--only anthology``): 唐詩三百首 poems against 全唐詩 poems by the same author and of
 the same shape, pooled within-author AUC and win rate per author.
 
-Two measures need no corpus (``--only quick`` runs just them):
+Three measures need no corpus (``--only quick`` runs just them; ``--only title`` the first):
+  * the 貼題 probe set (tests/data/title_fit_cases.json): poems under their own title the body does not
+    write against the same poems under wrong titles, and jumbles retitled with one of their own words;
   * the graded sets (GRADED_SETS: the development set tests/data/graded_set.json and the held-out set
     tests/data/graded_set_holdout.json; ``--graded FILE`` for another): poems graded by a 詩伯 before the
     software saw them;
@@ -121,6 +123,37 @@ def graded_set(path: str = GRADED_SETS[0], show: bool = False) -> None:
               f"| {harsher} | {rho:.2f} | {rho_s:.2f} |")
 
 
+def title_fit_cases() -> dict[str, float]:
+    """貼題 on the probe set (tests/data/title_fit_cases.json): pairs in the expected order, jumbles not rescued."""
+    import json
+
+    data = json.loads((ROOT / "tests" / "data" / "title_fit_cases.json").read_text(encoding="utf-8"))
+
+    def fit(text: str, title: str) -> float:
+        return grade_poem(text, title=title).criteria["貼題"]["score"]
+
+    own = {p["id"]: fit(p["text"], p["title"]) for p in data["poems"]}
+    wrong = {(p["id"], t): fit(p["text"], t) for p in data["poems"] for t in p["wrong"]}
+    jumble = {j["id"]: fit(as_text(j["lines"]), j["title"]) for j in data["jumbles"]}
+    median_own = statistics.median(own.values())
+    ok_wrong = [(pid, t) for (pid, t), s in wrong.items() if own[pid] > s]
+    ok_jumble = [j["id"] for j in data["jumbles"] if own[j["source"]] > jumble[j["id"]]]
+    unrescued = [k for k, s in jumble.items() if s < median_own]
+    print(f"\n貼題 probe set (tests/data/title_fit_cases.json: {len(own)} poems, {len(wrong)} wrong titles, "
+          f"{len(jumble)} jumbles):\n")
+    print(f"- own title above a wrong title: {len(ok_wrong)} / {len(wrong)} pairs")
+    print(f"- source poem under its own title above the jumble: {len(ok_jumble)} / {len(jumble)}")
+    print(f"- jumbles below the median own-title 貼題 ({median_own:.3f}): {len(unrescued)} / {len(jumble)}")
+    print(f"- median 貼題: own {median_own:.3f}, wrong {statistics.median(wrong.values()):.3f}, "
+          f"jumbles {statistics.median(jumble.values()):.3f}")
+    for p in data["poems"]:
+        cells = ", ".join(f"{t} {wrong[(p['id'], t)]:.3f}" for t in p["wrong"])
+        print(f"  《{p['title']}》 {own[p['id']]:.3f} | wrong: {cells}")
+    for j in data["jumbles"]:
+        print(f"  jumble 《{j['title']}》 {jumble[j['id']]:.3f} (source 《{j['source']}》 {own[j['source']]:.3f})")
+    return {"pairs": len(ok_wrong) + len(ok_jumble), "of": len(wrong) + len(jumble)}
+
+
 def variant_invariance() -> None:
     """How many spellings of the same poems (简, Taiwan, Hong Kong) get another 品 or score than the 繁."""
     import json
@@ -220,9 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--declare", action="store_true",
                         help="grade the anthology's 古詩・樂府 (and their copies) as declared 古體")
-    parser.add_argument("--only", choices=["all", "quick", "anthology"], default="all",
+    parser.add_argument("--only", choices=["all", "quick", "anthology", "title"], default="all",
                         help="quick: only the graded set and variant invariance (no corpus); anthology: only the "
-                             "anthologist's choice")
+                             "anthologist's choice; title: only the 貼題 probe set")
     parser.add_argument("--graded", action="append", metavar="FILE",
                         help="a graded set to report (repeatable; default: both of GRADED_SETS)")
     parser.add_argument("--show", action="store_true", help="list each graded poem's two grades")
@@ -230,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     warm_up()
     if args.only in ("all", "anthology"):
         anthology_choice(Path(args.corpus))
+    if args.only in ("all", "quick", "title"):
+        title_fit_cases()
     if args.only in ("all", "quick"):
         for path in args.graded or GRADED_SETS:
             graded_set(path, args.show)

@@ -7,7 +7,12 @@ The rules of 詩牌 grade a poem:
 Each criterion below is a score in [0, 1] with a short Chinese explanation:
   體不失 / 平仄和暢   the checker's report (form recognised and kept; tones and rhyme);
   貼題               the body fits the title (topic vectors + TF-IDF over jieba words, title-body
-                     character PMI and learned weights of those pairs);
+                     character PMI and learned weights of those pairs; and by meaning, the title's own
+                     characters taken out of the body: what poems under the title's words talk about,
+                     the title's expansion in topic space, scenes of the themes lexicon — title_meaning.py);
+                     title characters the body writes count fully only as far as the rest of the poem
+                     answers the title too (``criteria.relevance``), so a jumble titled with one of its
+                     own words is not rescued by it;
   貫理 / 首尾貫通     line-to-line and first-to-last coherence (topic vectors, rhyme); 貫理 also asks
                      whether each couplet's lines belong together rather than to two poems taken in
                      turns (``_couplet_coherence``);
@@ -32,6 +37,7 @@ poetry.grading.rubric. Ranking a round by the 詩伯's final 品 is poetry.stand
 The package, one room a concern:
   models.py     the model files, loaded once; the logistic and boosted-tree models they hold;
   measures.py   the raw features of a poem (LMs, topic vectors, title, rhyme, 對仗, swapped characters);
+  title_meaning.py  貼題 by meaning: title words against what the body talks about, and the passages that answer;
   criteria.py   each criterion's score and explanation (``measure_poem``; the poem is parsed once);
   rubric.py     GRADES, CRITERIA, the thresholds and the 品 a score earns (``suggest_grade``);
   __init__.py   the combined score and ``grade_poem``, and the public names of all of them.

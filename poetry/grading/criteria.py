@@ -160,6 +160,39 @@ def _couplet_criterion(lines: list[str]) -> dict[str, Any]:
     return _crit(score, f"非律詩，不要求對仗；但「{lines[2 * k]}／{lines[2 * k + 1]}」上下句不甚相屬。")
 
 
+#: How much of 貼題 the title's characters written in the body can carry when nothing else in the poem
+#: answers the title: 貼題 is the title calibrator's probability times 1 − s·(1 − RESCUE_FLOOR)·(1 − b), s the
+#: share of the title's subject characters the body writes and b the probability that they are backed by
+#: the rest of the poem (chosen on corpus dev data: see docs/BENCHMARKS.md, issue 14, title14).
+RESCUE_FLOOR = 0.5
+
+
+def relevance(f: dict[str, float]) -> tuple[float, float | None]:
+    """貼題 from the features: (score, how far the title's characters that the body writes are backed by the
+    rest of the poem, None when the body writes none of them).
+
+    The calibrator learns the poem's own title against another poem's; a jumble titled with one of its own
+    words would pass it on the shared characters, so they count fully only as far as the rest of the poem
+    answers the title too (the rescue calibrator: real poems against such jumbles).
+    """
+    crit = _model()["criteria"]
+    p = _logistic(crit["relevance"], f)
+    if f["rel_shared"] <= 0 or "relevance_rescue" not in crit:
+        return p, None
+    backed = _logistic(crit["relevance_rescue"], f)
+    return p * rescue_factor(f["rel_shared"], backed), backed
+
+
+def rescue_factor(shared: float, backed: float) -> float:
+    """The share of 貼題 kept when ``shared`` of the title's characters are written in the body and they are
+    backed by the rest of the poem with probability ``backed`` (RESCUE_FLOOR when all are shared, none backed).
+
+    >>> rescue_factor(1.0, 0.0), rescue_factor(0.5, 0.0), rescue_factor(1.0, 1.0)
+    (0.5, 0.75, 1.0)
+    """
+    return 1.0 - shared * (1.0 - RESCUE_FLOOR) * (1.0 - backed)
+
+
 # --- a poem ----------------------------------------------------------------------------------------
 
 
@@ -200,8 +233,8 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
         criteria[name]["faults"] = faults
     ct = clean_title(title)
     if ct:
-        p = _logistic(crit["relevance"], f)
-        criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines))
+        p, backed = relevance(f)
+        criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed))
     else:
         criteria["貼題"] = _crit(None, "未給題目，不評貼題。")
     short = len(lines) < SHORT_POEM and "coherence_short" in crit

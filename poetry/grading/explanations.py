@@ -21,6 +21,7 @@ from poetry.grading.duizhang import facing_words, unlike_places
 from poetry.grading.measures import _cos, _text_vector, aligned_fit, couplet_features, suspicious_chars
 from poetry.grading.models import _vectors
 from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
+from poetry.grading.title_meaning import _NO_SUBJECT, answers
 
 #: A character the detector suspects at least this much is named as out of place.
 SUSPECT = 0.6
@@ -32,6 +33,8 @@ PARITY_GAP = 0.0
 ECHO = 0.55
 #: Characters rarer than this (IDF; 山 2.3, 月 2.6, 不 1.9) can carry an image.
 TELLING_IDF = 2.2
+#: A body character answers a title word this strongly (PMI) to be named even when 貼題 is poor.
+ANSWER_PMI = 1.0
 
 
 def same_figure(a: str, b: str) -> bool:
@@ -166,16 +169,30 @@ def explain_ends(p: float, lines: list[str], coherence: float | None = None) -> 
     return "未見首尾以同類的意象相應。"
 
 
-def explain_relevance(p: float, title: str, lines: list[str]) -> str:
-    """貼題 in words, naming the title's characters the poem takes up (not its numbering or 詩)."""
+def explain_relevance(p: float, title: str, lines: list[str], backed: float | None = None) -> str:
+    """貼題 in words: which of the title's words the body answers and where (title_meaning.answers), the title's
+    characters it writes, and whether they are backed by the rest of the poem (``backed``: the rescue
+    calibrator's probability, None when the body writes none of them).
+
+    >>> explain_relevance(0.9, "對雪", ["六出飛花入戶時", "坐看青竹變瓊枝", "如今好上高樓望", "蓋盡人間惡路岐"])[:8]
+    '題中「雪」，詩以'
+    """
     band = band_of("貼題", p)
     if title in GENERIC_TITLES:  # 絕句, 無題: the title asks for no subject, so nothing can be off it
         return f"題目「{title}」不限題材，貼題只作參考。"
-    hits = [ch for ch in dict.fromkeys(title)
-            if any(ch in x for x in lines) and ch not in "之一二三四五六七八九十首其詩"]
+    hits = [ch for ch in dict.fromkeys(title) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
+    found = [a for a in answers(title, lines) if a.pmi >= ANSWER_PMI or band is not Band.POOR]
+    said = "；".join(f"題中「{a.unit}」，詩以「{a.char}」應之（「{a.line}」）" for a in found)
+    said = said + "；" if said else ""
+    if hits and backed is not None and backed < 0.5:
+        where = next(x for x in lines if hits[0] in x)
+        return (f"{said}題中「{'、'.join(hits[:4])}」只在字面上見於「{where}」，其餘詩句未及題意"
+                f"{'，似離題' if band is Band.POOR else ''}。")
     seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""
     if band is Band.GOOD:
-        return f"{seen}詩意切合題目「{title}」。"
+        return f"{said}{seen}詩意切合題目「{title}」。"
     if band is Band.FAIR:
-        return f"{seen}與題目「{title}」若即若離。"
-    return f"{seen}詩意與題目「{title}」關係不大，似離題。"
+        return f"{said}{seen}與題目「{title}」若即若離。"
+    if not said and not seen:
+        return f"詩中未見應題「{title}」之語，似離題。"
+    return f"{said}{seen}詩意與題目「{title}」關係不大，似離題。"

@@ -17,6 +17,7 @@ import numpy as np
 
 from poetry.grading.duizhang import class_agreement, figure_agreement
 from poetry.grading.models import _logistic, _model, _title_pairs, _tokenizer, _vectors, _word_idf
+from poetry.grading.title_meaning import MEANING_FEATURES, meaning_features
 from poetry.text import is_han, split_lines, to_simplified
 
 #: The features of each criterion's logistic calibrator (scripts/build_grading.py fits them).
@@ -27,7 +28,13 @@ CRITERION_FEATURES = {
     "coherence": ["coh_adj", "coh_min", "coh_loo", "rhyme_share", "coh_skip_gain", "coh_parity_gap", "coh_pair",
                   "coh_couplet_adj", "coh_parity_cos", "coh_cp_pair", "coh_cp_tone"],
     "ends": ["coh_first_last", "coh_ends_rest"],
-    "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max", "rel_pairs"],
+    "relevance": ["rel_topic", "rel_lex", "rel_maxline", "rel_assoc", "rel_assoc_max", "rel_pairs", *MEANING_FEATURES,
+                  "rel_pairs_masked"],
+    # whether the title's characters that the body writes are backed by the rest of the poem (a jumble
+    # titled with one of its own words is not): real poems against such jumbles, where the body shares one;
+    # not rel_shared itself (such jumbles always write their whole title, so it would learn that a poem
+    # writing its whole title, 登高 or 梅花, is a jumble)
+    "relevance_rescue": ["rel_topic", "rel_maxline", *MEANING_FEATURES[1:], "rel_pairs_masked", "rel_title_line_fit"],
 }
 #: The features of 對仗 (``couplet_features``), of the parallel and the couplet calibrators.
 COUPLET_FEATURES = ["pair_cos", "same_class", "tone_opposed", "same_char", "topic_cos", "lei_match", "lei_clash",
@@ -448,13 +455,19 @@ def _topic_coherence(vecs: list[np.ndarray], whole: np.ndarray) -> dict[str, flo
 
 
 def _title_features(title: str, lines: list[str], vecs: list[np.ndarray], whole: np.ndarray) -> dict[str, float]:
-    """貼題: the (clean) title against the body: topic vectors, TF-IDF, title-body PMI, learned pairs."""
+    """貼題: the (clean) title against the body: topic vectors, TF-IDF, title-body PMI, learned pairs, and the
+    same by meaning with the title's own characters taken out of the body (poetry.grading.title_meaning)."""
     if not title:
         return {"has_title": 0.0, "rel_topic": 0.0, "rel_maxline": 0.0, "rel_lex": 0.0, "rel_assoc": 0.0,
-                "rel_assoc_max": 0.0, "rel_pairs": 0.0}
+                "rel_assoc_max": 0.0, "rel_pairs": 0.0, "rel_pairs_masked": 0.0, "rel_title_line_fit": 0.0,
+                **dict.fromkeys(MEANING_FEATURES, 0.0)}
     t = _text_vector(title)
     assoc, assoc_max = _title_body(title, lines)
+    own = set(title)
     return {
+        **meaning_features(title, lines),
+        "rel_pairs_masked": title_pair_score(title, ["".join(ch for ch in x if ch not in own) for x in lines]),
+        "rel_title_line_fit": _title_line_fit(own, lines, vecs),
         "has_title": 1.0,
         "rel_topic": _cos(t, whole),
         "rel_maxline": max(_cos(t, v) for v in vecs),
@@ -463,6 +476,22 @@ def _title_features(title: str, lines: list[str], vecs: list[np.ndarray], whole:
         "rel_assoc_max": assoc_max,
         "rel_pairs": title_pair_score(title, lines),
     }
+
+
+def _title_line_fit(title_chars: set[str], lines: list[str], vecs: list[np.ndarray]) -> float:
+    """Topic cosine of the lines that write a title character with the other lines: in a poem on its title
+    they talk of one thing; a jumble titled with one of its own words has one line on it (0 when no line
+    or every line writes one).
+
+    >>> lines = ["北風吹雁雪紛紛", "鸞扇斜分鳳幄開", "粉骨碎身渾不怕", "遙知兄弟登高處"]
+    >>> _title_line_fit({"雪"}, lines, [_text_vector(x) for x in lines]) < 0.3
+    True
+    """
+    hit = [i for i, x in enumerate(lines) if title_chars & set(x)]
+    if not hit or len(hit) == len(lines):
+        return 0.0
+    rest = [v for i, v in enumerate(vecs) if i not in hit]
+    return _cos(_unit(np.sum([vecs[i] for i in hit], 0)), _unit(np.sum(rest, 0)))
 
 
 def _couplet_coherence(lines: list[str], vecs: list[np.ndarray]) -> dict[str, float]:

@@ -5,6 +5,8 @@ at start; ``reload_models`` forgets them after scripts/build_grading.py rewrites
 
   grading_vectors.npz       character topic vectors (LSA), IDF, 對仗 vectors and classes, title-body PMI;
   grading_title_pairs.npz   貼題's learned weights of (title character, body character) pairs;
+  grading_title_words.npz   貼題 by meaning: body characters each title character or word calls for
+                            (poetry.grading.title_meaning, which loads it);
   grading_words.tsv         IDF of jieba words, for 貼題's TF-IDF;
   grading_model.json        each criterion's logistic calibrator, the combined score's boosted trees,
                             the replaced-character detector, Tang poems' score quantiles;
@@ -107,9 +109,10 @@ def _model() -> Mapping[str, Any]:
 def reload_models() -> None:
     """Forget the loaded models (the build script calls this after rewriting data/)."""
     from poetry.grading.taste import _taste_model
+    from poetry.grading.title_meaning import _scenes, _title_words
     from poetry.lm import load_lm
 
-    for f in (_vectors, _title_pairs, _word_idf, _model, load_lm, _taste_model):
+    for f in (_vectors, _title_pairs, _word_idf, _model, load_lm, _taste_model, _title_words, _scenes):
         f.cache_clear()
 
 
@@ -124,6 +127,10 @@ def warm_up() -> None:
     _word_idf()
     _model()
     _tokenizer()
+    from poetry.grading.title_meaning import _scenes, _title_words
+
+    _title_words()
+    _scenes()
 
 
 # --- the two kinds of model ------------------------------------------------------------------------
