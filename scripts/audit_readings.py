@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import math
 import sys
 from pathlib import Path
 
@@ -45,6 +46,26 @@ from poetry.prosody import get_rhyme_book  # noqa: E402
 MIN_TONE_EVIDENCE = MIN_EVIDENCE
 #: Rhyme-foot uses before a 鄰韻 group of a char is judged (build_rhyme_book needs 20 for any group).
 MIN_NEIGHBOUR_EVIDENCE = 8
+#: Second pass (any two 平 groups): a group is proposed rare when under RARE_SHARE of the char's feet take it
+#: and so few do that a real second group is ruled out: at most that many uses would be met with probability
+#: under ``FOOT_SIGNIFICANCE`` were the group used at ``REAL_SHARE`` of the feet. A real second group of the book
+#: rhymes at a quarter of its char's feet or more (行 陽 21%, 丁 庚 20%, 鐺 陽 25%, 槐 灰 25%, 屯 眞 31%, 車 魚 38%),
+#: and a wrong rare mark costs a 自校 ◇ on a foot that still rhymes, where a wrong common one hides 出韻 and
+#: 孤雁入群 and feeds suggestions: so 0 uses of 11 feet or more are enough (吾 麻: 0 of 12); 1 use needs 21
+#: feet (the 5% share).
+REAL_SHARE = 0.25
+FOOT_SIGNIFICANCE = 0.05
+
+
+def unlikely_if_real(uses: int, total: int, share: float = REAL_SHARE) -> bool:
+    """Whether at most ``uses`` of ``total`` feet would be met with probability under FOOT_SIGNIFICANCE
+    were the group really used at ``share`` of them (binomial lower tail).
+
+    >>> unlikely_if_real(0, 12), unlikely_if_real(0, 10), unlikely_if_real(1, 18), unlikely_if_real(1, 16)
+    (True, False, True, False)
+    """
+    tail = sum(math.comb(total, k) * share**k * (1 - share) ** (total - k) for k in range(uses + 1))
+    return tail < FOOT_SIGNIFICANCE
 
 
 def count_uses(poems, book):
@@ -88,7 +109,9 @@ def audit(book, slot_uses, foot_uses) -> list[dict]:
                     continue
                 near = g in book.neighbours(major)
                 evidence = MIN_NEIGHBOUR_EVIDENCE if near else 20
-                rare = total >= evidence and feet[g] / total < RARE_SHARE
+                low = total > 0 and feet[g] / total < RARE_SHARE
+                # first pass: enough feet (20; 8 for a 鄰韻); second pass: too few uses for a real group
+                rare = low and (total >= evidence or unlikely_if_real(feet[g], total))
                 rows.append(_row(char, "鄰韻" if near else "group", g, feet[g], total, [g] if rare else []))
     return sorted(rows, key=lambda r: (-r["total"]))
 
