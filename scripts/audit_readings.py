@@ -143,14 +143,15 @@ def rare_fit_shape(required: list, line: str, j: int, table) -> str:
     plain tone fault at the position.
 
     >>> from poetry.checker.tables import resolve_book, table_for
-    >>> rare_fit_shape(list("平平平仄仄"), "逐風入深夜", 3, table_for(resolve_book("pingshui")))
+    >>> rare_fit_shape([None, "平", None, "仄", "仄"], "逐風入深夜", 3, table_for(resolve_book("pingshui")))
     '特拗 without its condition'
     """
     n = len(line)
     tones = [_common_tone(table.entry(c), req or "?") for c, req in zip(line, required)]
     tones[j] = "仄" if required[j] == "平" else "平"
     core, want = "".join(tones[-5:]), "".join(r or "?" for r in required[-5:])
-    if want[2:] == "平仄仄" and core[1:] == "平仄平仄":  # 平平仄平仄 asks its 1st (七言 3rd) char 平
+    # the line 平平平仄仄 (the free chars' required tone is None: its 2nd 平 and its 仄仄 end tell it)
+    if want[1] == "平" and want[3:] == "仄仄" and core[1:] == "平仄平仄":  # 特拗 asks its 1st (七言 3rd) 平
         return "特拗 without its condition" if core[0] == "仄" else "特拗 (accepted either way)"
     if required[-1] == "平" and core[2:] == "平平平":
         return "三平尾"
