@@ -427,10 +427,17 @@ HAND_RARE_TONES = {"徵": "仄"}
 #: Readings found rare by scripts/audit_readings.py (docs/READINGS_AUDIT.md), where the learning above
 #: keeps them common: 鄰韻 groups the char hardly rhymes in, which hide 孤雁入群 (逢 rhymes in 冬 172 times,
 #: in 東 5), or a reading of a name (皋陶 yáo, 於菟 wū, 朱提 shí) never met at a rhyme foot.
-#: Proposed but not applied: 輿 仄, 峨 仄, 單 先, 澌 齊 (marking them rare lowers 唐詩三百首's 律詩 116 → 115).
+#: 輿 仄, 峨 仄, 單 先 (單于), 澌 齊, proposed then but held back (唐詩三百首's 律詩 fell 116 → 115), are applied in
+#: the second pass: 律詩 stays 114 with them (the poem they cost is one the 特拗 condition rejects anyway).
+#: Second pass (any two 平 groups, docs/READINGS_AUDIT.md "Second pass"): a group too few feet take for a real
+#: second reading (吾 麻 0 of 12: 吾 was offered at 麻 feet and passed there unseen; 矜 qín 眞 and guān 刪,
+#: 衙 yú 魚, 區 ōu 尤, 麽 yāo 蕭, 醅 尤). Proposed but kept: 殷 文 (殷勤 yīn, the char's main sense).
 AUDIT_RARE_GROUPS = {
     "逢": ("上平一東",), "陶": ("下平二蕭",), "囂": ("下平四豪",), "提": ("上平四支",),
     "娃": ("上平九佳",), "函": ("下平十三覃",), "於": ("上平七虞",),
+    "吾": ("下平六麻",), "矜": ("上平十一眞", "上平十五刪"), "衙": ("上平六魚",), "區": ("下平十一尤",),
+    "麽": ("下平二蕭",), "醅": ("下平十一尤",),
+    "輿": ("去聲六御",), "峨": ("上聲二十哿",), "單": ("下平一先",), "澌": ("上平八齊",),
 }
 #: Readings of the 平水韻 that the source table lacks, added by hand from the rhyme book itself:
 #: 衰 cuī (等衰, 鬢毛衰 rhyming with 回/來) stands in 上平十灰 as well as 上平四支.

@@ -398,15 +398,8 @@ def test_new_rhyme_book_doubts_are_notes_in_every_output():
 # --- the expert-style held-out cases (tests/data/prosody_cases.json, scripts/eval_prosody_cases.py) ---
 
 PROSODY_CASES = json.loads((Path(__file__).parent / "data" / "prosody_cases.json").read_text(encoding="utf-8"))
-#: 深 fits as 仄 by its rare 去聲 reading, and no word in data/word_readings.tsv says 深夜 (left for later).
-KNOWN_MISSES = {"特拗無條件:春夜喜雨:逐風入深夜"}
-
-
-@pytest.mark.parametrize(
-    "case",
-    [pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=True)] if c["id"] in KNOWN_MISSES else [])
-     for c in PROSODY_CASES["cases"]],
-)
+# 特拗無條件:春夜喜雨:逐風入深夜 passes since audit13: a rare 仄 (深 去聲) no longer hides 特拗 without its condition.
+@pytest.mark.parametrize("case", PROSODY_CASES["cases"], ids=lambda c: c["id"])
 def test_prosody_cases(case):
     report = check_poem(case["text"], lone_ping=case.get("gu_ping"))
     errors = {(v.line, v.pos) for v in report.violations if v.severity == "error"}

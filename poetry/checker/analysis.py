@@ -151,7 +151,8 @@ FITS_ZE = tuple(fits(code, ZE) for code in range(32))
 
 def choose_group(feet: list[Entry], first: Entry | None = None) -> tuple[str | None, bool]:
     """The 平聲 group most even-line feet share (common readings weigh more, line 1's foot breaks
-    ties); and whether the poem rhymes in 仄 (most feet can only be 仄)."""
+    ties, then the first even foot's readings in the book's order); and whether the poem rhymes in 仄
+    (most feet can only be 仄)."""
     votes: dict[str, float] = {}
     if first is not None and first.code & COMMON_PING:
         for g in first.common_ping:
@@ -171,8 +172,8 @@ def choose_group(feet: list[Entry], first: Entry | None = None) -> tuple[str | N
     if len(votes) == 1:
         return next(iter(votes)), False
     best = max(votes.values())
-    for e in feet:  # ties: the first even foot's group
-        for g in e.ping:
-            if votes[g] == best:
+    for e in feet:  # ties: the first even foot's group, in the book's order of its readings (never a set's)
+        for g in e.groups:
+            if votes.get(g) == best:
                 return g, False
     return None, False  # pragma: no cover

@@ -115,6 +115,10 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
             elif common_ze & third and common_ping & first:
                 # 特拗 平平仄平仄 (七言 仄仄平平仄平仄): the 3rd/5th char 仄, and only with the 1st/3rd 平
                 forgiven = fourth
+            elif common_ze & third:
+                # 特拗 without its condition: a 仄 only a rare reading gives the 4th (深 in 逐風入深夜) does
+                # not hide it (no regular Tang line the checker accepts fits so: docs/READINGS_AUDIT.md)
+                raw |= fourth
         mismatch = raw & ~forgiven
         pair.append((mismatch, forgiven, pattern, rare_only & off_common & ~forgiven))
         # a fit only by a rare reading costs a little: the pattern is less likely
@@ -407,14 +411,21 @@ def judge_positions(a: Analysis, v: Verse, chain_ok: list[bool]) -> list[bool]:
 
 
 def _rescue_hint(v: Verse, i: int, j: int) -> str:
-    """大拗 unrescued (the 4th/七言 6th char 仄 in a 仄仄平平仄 出句): the 對句's 3rd/5th char 平 could save it.
+    """大拗 unrescued (the 4th/七言 6th char 仄 in a 仄仄平平仄 出句): the 對句's 3rd/5th char 平 could save it;
+    特拗 without its condition, whose 4th (七言 6th) char is 仄 by a rare reading: read so, the line would pass.
 
     >>> from poetry.checker import check_poem
     >>> check_poem("白日依水盡，黃河入海流。欲窮千里目，更上一層樓。").violations[0].message
     '第一句第四字『水』應平而仄（大拗：對句第三字『入』用平聲可救）。'
+    >>> check_poem("好雨知時節，當春乃發生。逐風入深夜，潤物細無聲。").violations[0].message
+    '第三句第四字『深』應仄而平（特拗須第一字平；『深』若讀仄聲則合律，請自校）。'
     """
     length = v.length
     fourth = length - 2
+    if j == fourth and v.ends[i] == ZE and v.patterns[i][j] == ZE and v.masks[i].may_ze >> j & 1:
+        # 特拗 without its condition, fit only by a rare 仄 (line_costs): the reading is the poet's to confirm
+        first = "三" if length == 7 else "一"
+        return f"（特拗須第{first}字平；『{v.lines[i][j]}』若讀仄聲則合律，請自校）"
     if j != fourth or v.ends[i] != ZE or i % 2 or i + 1 >= len(v.lines) or v.patterns[i][j] != PING:
         return ""
     third = length - 3
