@@ -189,6 +189,10 @@ class RhymeBook:
                 for reading in self._table.get(form, ()):
                     if reading not in merged and (not only or reading.group in only):
                         merged.append(reading)
+            if only and merged and not any(r.common for r in merged):
+                # a spelling read in these groups alone (checked by hand: 並 is 上聲迥 only) whose readings the book
+                # form's row ranks rare (幷 is mostly 平): they are this spelling's own, common readings
+                merged = [Reading(r.group, r.tone, r.sisheng, True) for r in merged]
             if merged:
                 merged.sort(key=lambda r: not r.common)
                 return self._make(char, forms[0], tuple(merged))

@@ -42,3 +42,17 @@ def test_too_few_feet_for_a_real_second_group():
     # 0 feet of 12 in a group is unlikely were it used at a quarter of them; 0 of 10 or 1 of 16 is not
     assert unlikely_if_real(0, 12) and unlikely_if_real(1, 21)
     assert not unlikely_if_real(0, 10) and not unlikely_if_real(1, 16) and not unlikely_if_real(3, 12)
+
+
+def test_a_spelling_read_in_one_group_alone_has_it_as_its_common_reading():
+    """並 is 上聲迥 only (variants.tsv); 幷's row ranks that reading rare, but for 並 it is the reading (issue 13:
+    並 was read as the 平 of 并): 渥澤並雲行 is no 三平尾, and 白鬚相並出 no fault 「若讀仄聲則合律」."""
+    from poetry.checker import check_poem
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book("pingshui")
+    for char in "並竝":
+        assert [(r.group, r.common) for r in book.lookup(char).readings] == [("上聲二十四迥", True)]
+    assert [r.common for r in book.lookup("并").readings] == [True, False]  # 并 keeps 幷's ranks
+    report = check_poem("八表歡無事，三秋賀有成。照臨同日遠，渥澤並雲行。")
+    assert report.regulated and not report.violations
