@@ -62,8 +62,10 @@ def test_suggest_grade_reads_the_diction_thresholds():
     assert suggest_grade(0.95, crit, {"平平_stock": 0.9})[0] == "下品"
     crit["語句清新"]["diction"]["stock_share"] = 0.75
     assert suggest_grade(0.95, crit)[0] == "上品"
-    crit["語句清新"]["diction"]["modern_share"] = 0.05
+    crit["語句清新"]["diction"]["modern_share"] = 0.1  # one modern word of two in a 五絕
     assert suggest_grade(0.95, crit)[0] == "下品"
+    crit["語句清新"]["diction"]["modern_share"] = 0.05  # one in a 五律: maybe an old sense (教授 in 王維)
+    assert suggest_grade(0.95, crit)[0] == "上品"
 
 
 def test_a_plain_celebrated_line_is_called_plain_not_borrowed():
@@ -74,3 +76,9 @@ def test_a_plain_celebrated_line_is_called_plain_not_borrowed():
     assert d.common and "套語" not in text and text.startswith("句近唐詩常語")
     borrowed = Diction((), 0.0, d.stock, d.stock_share)  # the same lines taken as borrowed phrases
     assert freshness(d, 1.0) > freshness(borrowed, 1.0)
+
+
+def test_a_modern_word_never_runs_across_the_lines_pause():
+    """祖詠's 林表｜明霽色 holds no 表明 (五言 2|3); 風景｜真美麗 keeps its 美麗."""
+    assert modern_words(["終南陰嶺秀", "積雪浮雲端", "林表明霽色", "城中增暮寒"]) == []
+    assert modern_words(["登樓望遠山", "風景真美麗"]) == [(1, "美麗")]

@@ -74,10 +74,23 @@ def modern_words(lines: list[str]) -> list[tuple[int, str]]:
             simple = "".join(to_simplified(ch) for ch in line)
         i = 0
         for token in _tokenizer().lcut(simple, HMM=False):  # words as jieba cuts them: 海內/存, not 內存
-            if token in words:
+            if token in words and not _straddles(len(line), i, i + len(token)):
                 found.append((k, line[i : i + len(token)]))
             i += len(token)
     return found
+
+
+#: Where a line's rhythm pauses (五言 2|3, 七言 2|2|3): a word of verse does not run across a pause.
+_PAUSES = {5: (2,), 7: (2, 4)}
+
+
+def _straddles(length: int, start: int, end: int) -> bool:
+    """Whether chars [start, end) of a line of ``length`` run across a pause (林表｜明霽色 holds no 表明).
+
+    >>> _straddles(5, 1, 3), _straddles(5, 3, 5), _straddles(6, 1, 3)
+    (True, False, False)
+    """
+    return any(start < p < end for p in _PAUSES.get(length, ()))
 
 
 def _line_kinds(lines: list[str]) -> tuple[list[int], list[int]]:
