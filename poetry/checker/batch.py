@@ -80,19 +80,15 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
         for line in check_jsonl_lines(raw_lines, book, form, lone_ping):
             write(line + "\n")
         return
-    # Look every char up once before forking, so the workers share one warm table.
-    table = table_for(book)
-    for char in set("".join(raw_lines)):
-        if char >= "\u3400":
-            table.entry(char)
-    word_chars(table)  # and the words that fix a 多音字's reading
+    # The words that fix a 多音字's reading are loaded once, before forking; each process looks its own
+    # chars up (a warm-up of every char here would be serial work the two could share)
+    word_chars(table_for(book))
     # workers - 1 forked children check the later shares while this process checks the first: no pool,
     # no feeder threads contending for this process's GIL, each share's output sent back in one piece
     share = -(-len(raw_lines) // workers)
     children = [_fork_share(raw_lines[k : k + share], book, form, lone_ping)
                 for k in range(share, len(raw_lines), share)]
-    for line in check_jsonl_lines(raw_lines[:share], book, form, lone_ping):
-        write(line + "\n")
+    write("".join(line + "\n" for line in check_jsonl_lines(raw_lines[:share], book, form, lone_ping)))
     for (pid, fd), k in zip(children, range(share, len(raw_lines), share)):
         with os.fdopen(fd, "rb") as pipe:
             out = pipe.read().decode("utf-8")
