@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from poetry.checker.analysis import Analysis
@@ -71,14 +72,11 @@ def _verdict_line(ident: Any, a: Analysis) -> str:
 def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None = None,
               form: str | None = None, lone_ping: str | None = None) -> None:
     """Check a batch, writing output lines in input order; large batches use two processes."""
-    import os
-
     book = resolve_book(rhyme_book)
     if workers is None:
         workers = min(2, os.cpu_count() or 1) if len(raw_lines) >= _PARALLEL_FROM else 1
     if workers <= 1:
-        for line in check_jsonl_lines(raw_lines, book, form, lone_ping):
-            write(line + "\n")
+        write(_checked(raw_lines, book, form, lone_ping))
         return
     # The words that fix a 多音字's reading are loaded once, before forking; each process looks its own
     # chars up (a warm-up of every char here would be serial work the two could share)
@@ -86,31 +84,31 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
     # workers - 1 forked children check the later shares while this process checks the first: no pool,
     # no feeder threads contending for this process's GIL, each share's output sent back in one piece
     share = -(-len(raw_lines) // workers)
-    children = [_fork_share(raw_lines[k : k + share], book, form, lone_ping)
-                for k in range(share, len(raw_lines), share)]
-    write("".join(line + "\n" for line in check_jsonl_lines(raw_lines[:share], book, form, lone_ping)))
-    for (pid, fd), k in zip(children, range(share, len(raw_lines), share)):
+    shares = [raw_lines[k : k + share] for k in range(share, len(raw_lines), share)]
+    children = [_fork_share(lines, book, form, lone_ping) for lines in shares]
+    write(_checked(raw_lines[:share], book, form, lone_ping))
+    for (pid, fd), lines in zip(children, shares):
         with os.fdopen(fd, "rb") as pipe:
             out = pipe.read().decode("utf-8")
         _, status = os.waitpid(pid, 0)
-        if status != 0 or not out:  # a child that failed: check its share here
-            out = "".join(line + "\n" for line in check_jsonl_lines(raw_lines[k : k + share], book, form, lone_ping))
-        write(out)
+        write(out if status == 0 else _checked(lines, book, form, lone_ping))  # a failed child: check it here
+
+
+def _checked(lines: list[str], book: Any, form: str | None, lone_ping: str | None) -> str:
+    """The batch output of ``lines`` as one text, a line each."""
+    return "".join(line + "\n" for line in check_jsonl_lines(lines, book, form, lone_ping))
 
 
 def _fork_share(lines: list[str], book: Any, form: str | None, lone_ping: str | None) -> tuple[int, int]:
     """Fork a child that checks ``lines`` and writes its output lines to a pipe: (its pid, the pipe's read end)."""
-    import os
-
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: check, send, leave without running the parent's cleanup
         code = 1
         try:
             os.close(read_end)
-            out = "".join(line + "\n" for line in check_jsonl_lines(lines, book, form, lone_ping))
             with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(out.encode("utf-8"))
+                pipe.write(_checked(lines, book, form, lone_ping).encode("utf-8"))
             code = 0
         finally:
             os._exit(code)
