@@ -19,11 +19,9 @@ import numpy as np
 
 from poetry.data import load_arrays
 
-BOS = "^"
-EOS = "$"
-UNK = "\ufffd"
-LM_FILE = "lm_chars.npz"
-LM_REVERSED_FILE = "lm_chars_rev.npz"  # the same model trained on reversed lines (right context)
+# the symbols and files, defined once where no numpy is needed (poetry.lm_plain reads the same files);
+# LM_REVERSED_FILE is the same model trained on reversed lines (right context)
+from poetry.lm_plain import BOS, EOS, LM_FILE, LM_REVERSED_FILE, UNK  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)

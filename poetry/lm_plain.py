@@ -13,8 +13,7 @@ import sys
 from bisect import bisect_left
 from functools import cache
 
-#: The symbols and files of poetry.lm (importing it would import numpy); tests/test_suggestions_read.py
-#: checks that they agree.
+#: The LMs' symbols and files: defined here, where no numpy is loaded; poetry.lm takes them from here.
 BOS, EOS, UNK = "^", "$", "\ufffd"
 LM_FILE, LM_REVERSED_FILE = "lm_chars.npz", "lm_chars_rev.npz"
 #: .npy type codes → array.array type codes (the arrays of the LM files)
