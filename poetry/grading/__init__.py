@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from poetry.grading.criteria import MAX_LINES, SHORT_POEM, is_lushi, measure_poem
+from poetry.grading.criteria import MAX_LINES, SHORT_POEM, is_lushi, measure_poem, measure_written
 from poetry.grading.measures import (
     CHAR_FEATURES,
     COUPLET_FEATURES,
@@ -84,8 +84,6 @@ from poetry.grading.rubric import (
     suggest_grade,
 )
 from poetry.grading.taste import _taste_model, blend, competence, taste_of
-from poetry.grading.variants import read_for_grading
-from poetry.text import parse_poem
 
 __all__ = [
     "CHAR_FEATURES",
@@ -182,10 +180,11 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     in the editor and on the dashboard. Raises MalformedPoemError for text that cannot be read as a poem
     (empty, one line, too long).
     """
-    lines, title, criteria, form_name = measure_poem(text, title, hand, form, rhyme_book)
+    written, criteria, form_name = measure_written(text, title, hand, form, rhyme_book)
+    lines, title = list(written.shown_lines), written.shown_title
     score = base_score(criteria, title)
     # 格調: the anthologist's taste orders the poems the combiner already finds competent
-    taste = taste_of(list(read_for_grading(parse_poem(text), title).lines), lines, criteria)
+    taste = taste_of(list(written.lines), lines, criteria)
     if taste is not None:
         score = round(blend(score, taste["z"], _taste_model()["weight"], competence(criteria)), 3)
     info = 0.0 if clean_title(title) in GENERIC_TITLES else title_information(title)  # 無題 asks nothing

@@ -31,7 +31,7 @@ from poetry.grading.measures import (
     parallel_score,
 )
 from poetry.grading.models import _logistic, _model
-from poetry.grading.variants import as_written, read_for_grading
+from poetry.grading.variants import GradedText, as_written, read_for_grading
 from poetry.text import MAX_LENGTH, parse_poem
 
 if TYPE_CHECKING:
@@ -220,6 +220,13 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
     >>> form, sorted(criteria) == sorted(CRITERIA)
     ('五言絕句', True)
     """
+    written, criteria, form_name = measure_written(text, title, hand, form, rhyme_book)
+    return list(written.shown_lines), written.shown_title, criteria, form_name
+
+
+def measure_written(text: str, title: str | None = None, hand: str | None = None, form: str | None = None,
+                    rhyme_book: str = "pingshui") -> tuple[GradedText, dict[str, dict[str, Any]], str | None]:
+    """``measure_poem``, with the poem as every model read it (its canonical lines and title, and as written)."""
     parsed, _, title = _read_poem(text, title)
     written = read_for_grading(parsed, title)  # every model reads one form of the characters
     lines, title = list(written.lines), written.title
@@ -252,4 +259,4 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
                                    "found": as_written(found_text(d, lines), written)}
     for c in criteria.values():
         c["explanation"] = as_written(c["explanation"], written)
-    return list(written.shown_lines), written.shown_title, criteria, form_name
+    return written, criteria, form_name
