@@ -144,7 +144,7 @@ def freshness(d: Diction, fluency: float) -> float:
     (1.0, 0.2)
     """
     # a plain line (常語) costs half a borrowed one: plainness is no fault in itself (靜夜思)
-    stale = d.stock_share - COMMON_DISCOUNT * len(d.common) / max(len(d.stock), 1) * d.stock_share
+    stale = d.stock_share * (1.0 - COMMON_DISCOUNT * len(d.common) / max(len(d.stock), 1))
     own = (1.0 - STOCK_WEIGHT * stale) * max(0.0, 1.0 - d.modern_share / MODERN_FULL)
     return own * fluency ** 0.5
 
