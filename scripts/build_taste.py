@@ -15,7 +15,8 @@ time; pooled AUC (the share of pairs the anthology poem wins), the mean over aut
 The blended score (``poetry.grading.taste.blend``) is measured the same way for each of WEIGHTS; the
 weight shipped is TASTE_WEIGHT (chosen so that the real-against-broken AUCs do not drop). The shipped
 model is fitted on all pairs; the file also holds the spread of its linear score over the poems and its
-quantiles among the rivals (the 格調 score shown is the share of those ordinary Tang poems it passes).
+quantiles among the rivals (the 格調 score shown is the share of those ordinary Tang poems it passes), and
+the five author groups' models (``folds``) with which scripts/eval_grading.py scores the choice as unseen.
 """
 
 from __future__ import annotations
@@ -130,13 +131,16 @@ def report(label: str, won: np.ndarray, authors: np.ndarray, per_author: bool = 
 
 
 def cross_validate(X: np.ndarray, base: np.ndarray, gate: np.ndarray, pairs: np.ndarray, authors: np.ndarray,
-                   weight: np.ndarray) -> dict:
-    """Grouped CV (five author groups; one author at a time): the taste alone and blended with the score."""
+                   weight: np.ndarray) -> tuple[dict, dict]:
+    """Grouped CV (five author groups; one author at a time): the taste alone and blended with the score.
+    Also returns the five groups' models (``folds``: each author's group, and each group's weights fitted
+    without it), which scripts/eval_grading.py uses to score the choice's poems as unseen."""
     D = X[pairs[:, 0]] - X[pairs[:, 1]]
     order = sorted(set(authors), key=lambda a: (-(authors == a).sum(), a))
     group = {a: i % GROUPS for i, a in enumerate(order)}
     g = np.array([group[a] for a in authors])
     result = {}
+    folds_out = {"groups": {str(a): int(group[a]) for a in order}, "coef": []}
     report("score before taste", wins(base[pairs[:, 0]], base[pairs[:, 1]]), authors, per_author=True)
     for name, folds in (("five author groups", [g == k for k in range(GROUPS)]),
                         ("one author at a time", [authors == a for a in order])):
@@ -144,6 +148,8 @@ def cross_validate(X: np.ndarray, base: np.ndarray, gate: np.ndarray, pairs: np.
         zs = np.zeros((len(pairs), 2))
         for held in folds:
             coef = fit(D[~held], weight[~held])
+            if name == "five author groups":
+                folds_out["coef"].append([round(float(x), 6) for x in coef])
             z[held] = D[held] @ coef
             zs[held] = np.stack([X[pairs[held, 0]] @ coef, X[pairs[held, 1]] @ coef], 1)
         result[name] = {"taste": report(f"taste alone, {name}", wins(z, 0 * z), authors, per_author=True)}
@@ -151,7 +157,7 @@ def cross_validate(X: np.ndarray, base: np.ndarray, gate: np.ndarray, pairs: np.
             a = np.array([blend(s, t, w, c) for s, t, c in zip(base[pairs[:, 0]], zs[:, 0], gate[pairs[:, 0]])])
             b = np.array([blend(s, t, w, c) for s, t, c in zip(base[pairs[:, 1]], zs[:, 1], gate[pairs[:, 1]])])
             result[name][f"blend {w}"] = report(f"score blended, weight {w}, {name}", wins(a, b), authors)
-    return result
+    return result, folds_out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     raw = np.array([[r[k] for k in names] for r in rows])
     mean, scale = raw.mean(0), raw.std(0) + 1e-9
     X = (raw - mean) / scale
-    cv = cross_validate(X, base, gate, pairs, authors, weight)
+    cv, folds = cross_validate(X, base, gate, pairs, authors, weight)
     groups = cv["five author groups"]
     chosen = TASTE_WEIGHT
     print(f"blend weight {chosen}: pooled {groups[f'blend {chosen}']['pooled']:.3f} with five author groups")
@@ -185,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
             "scale": [round(float(x), 6) for x in scale], "coef": [round(float(x), 6) for x in coef],
             "weight": chosen, "z_scale": round(float(z.std()), 6),
             "quantiles": [round(float(q), 6) for q in np.quantile(z[rivals], np.linspace(0, 1, 21))],
-            "C": TASTE_C, "pairs": len(pairs), "authors": len(set(authors)), "cv": cv}
+            "C": TASTE_C, "pairs": len(pairs), "authors": len(set(authors)), "cv": cv, "folds": folds}
     with open(ROOT / "data" / TASTE_FILE, "w", encoding="utf-8") as fh:
         json.dump(spec, fh, ensure_ascii=False, indent=1)
         fh.write("\n")

@@ -50,3 +50,18 @@ def test_the_gate_keeps_taste_from_lifting_a_poem_a_criterion_distrusts():
     assert blend(0.6, 1.0, 2.0, competence(trusted)) > 0.7
     assert blend(0.6, 1.0, 2.0, competence(jumble)) < 0.6005
     assert blend(0.6, -2.0, 2.0, 1.0) == pytest.approx(0.6)
+
+
+def test_a_held_out_taste_model_scores_the_choice_as_unseen():
+    """The anthology measure scores 杜甫's poems with the taste model fitted without 杜甫's group of authors: its
+    weights differ from the shipped model's, the score it gives differs, and with the shipped model the
+    measure's path is grade_poem's own (one scoring function)."""
+    from poetry.grading import held_out_spec, measure_written, scored
+    from poetry.grading.taste import _taste_model
+
+    written, criteria, _ = measure_written(DENGGAO, "登高")
+    shipped, fold = scored(written, criteria), scored(written, criteria, held_out_spec("杜甫"))
+    assert shipped[0] == grade_poem(DENGGAO, title="登高").score
+    assert held_out_spec("杜甫")["coef"] != _taste_model()["coef"]
+    assert fold[1]["z"] != shipped[1]["z"]
+    assert held_out_spec("no such poet") is _taste_model()

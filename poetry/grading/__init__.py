@@ -83,7 +83,8 @@ from poetry.grading.rubric import (
     merge_thresholds,
     suggest_grade,
 )
-from poetry.grading.taste import _taste_model, blend, competence, taste_of
+from poetry.grading.taste import _taste_model, blend, competence, held_out_spec, taste_of
+from poetry.grading.variants import GradedText
 
 __all__ = [
     "CHAR_FEATURES",
@@ -113,11 +114,14 @@ __all__ = [
     "features",
     "grade_poem",
     "grade_to_dict",
+    "held_out_spec",
     "is_lushi",
     "measure_poem",
+    "measure_written",
     "merge_thresholds",
     "parallel_score",
     "reload_models",
+    "scored",
     "suggest_grade",
     "suspicious_chars",
     "title_information",
@@ -182,15 +186,24 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     """
     written, criteria, form_name = measure_written(text, title, hand, form, rhyme_book)
     lines, title = list(written.shown_lines), written.shown_title
-    score = base_score(criteria, title)
-    # 格調: the anthologist's taste orders the poems the combiner already finds competent
-    taste = taste_of(list(written.lines), lines, criteria)
-    if taste is not None:
-        score = round(blend(score, taste["z"], _taste_model()["weight"], competence(criteria)), 3)
+    score, taste = scored(written, criteria)
     info = 0.0 if clean_title(title) in GENERIC_TITLES else title_information(title)  # 無題 asks nothing
     grade, reasons = suggest_grade(score, criteria, thresholds, info)
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines),
                  MappingProxyType(taste) if taste else None)
+
+
+def scored(written: GradedText, criteria: Mapping[str, Mapping[str, Any]],
+           taste_spec: Mapping[str, Any] | None = None) -> tuple[float, dict[str, Any] | None]:
+    """The combined score of a measured poem (``measure_written``) and its 格調: the anthologist's taste lifts
+    the poems the combiner already finds competent (``taste.blend``). ``taste_spec``: another taste model
+    than the shipped one (scripts/eval_grading.py scores the anthology with ``held_out_spec``)."""
+    score = base_score(criteria, written.shown_title)
+    taste = taste_of(list(written.lines), list(written.shown_lines), criteria, taste_spec)
+    if taste is not None:
+        spec = taste_spec or _taste_model()
+        score = round(blend(score, taste["z"], spec["weight"], competence(criteria)), 3)
+    return score, taste
 
 
 def base_score(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> float:

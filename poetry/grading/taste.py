@@ -120,6 +120,21 @@ def taste_features(lines: list[str], criteria: Mapping[str, Mapping[str, Any]]) 
     return f, gain
 
 
+def held_out_spec(author: str) -> Mapping[str, Any] | None:
+    """The taste model as fitted without ``author``'s group of authors (the file's ``folds``, written by
+    scripts/build_taste.py), so that a poem of the choice it learned from is scored as if unseen; the shipped
+    model for an author it never learned from. None without a taste model.
+
+    >>> spec = held_out_spec("杜甫")
+    >>> spec is None or spec["coef"] != _taste_model()["coef"]
+    True
+    """
+    spec = _taste_model()
+    if spec is None or author not in spec.get("folds", {}).get("groups", {}):
+        return spec
+    return {**spec, "coef": spec["folds"]["coef"][spec["folds"]["groups"][author]]}
+
+
 def taste_z(spec: Mapping[str, Any], feats: Mapping[str, float]) -> float:
     """The taste model's linear score: the weighted sum of the standardised features (0 at the mean poem)."""
     return sum(w * (feats[name] - mu) / sd for name, mu, sd, w in
@@ -165,12 +180,14 @@ _GROUPS = {
 }
 
 
-def taste_of(lines: list[str], shown: list[str], criteria: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
+def taste_of(lines: list[str], shown: list[str], criteria: Mapping[str, Mapping[str, Any]],
+             spec: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """格調: the taste score in [0, 1] (the share of the ordinary Tang poems of the training pairs that the
     poem passes), the model's linear score
     and a Chinese explanation pointing at the line it credits most and the themes it weighs; None
-    without a taste model. ``shown``: the lines as the poet wrote them (quoted in the explanation)."""
-    spec = _taste_model()
+    without a taste model. ``shown``: the lines as the poet wrote them (quoted in the explanation);
+    ``spec``: another taste model than the shipped one (``held_out_spec``, for evaluation)."""
+    spec = spec or _taste_model()
     if spec is None or len(lines) < 2:
         return None
     feats, gain = taste_features(lines, criteria)
