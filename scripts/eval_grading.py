@@ -332,7 +332,7 @@ def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False, son
             declared = "古體" if declare and group == "古詩・樂府" else None
             g = grade_poem(as_text(q["lines"]), title=q["title"], form=declared)
             timings.append(time.perf_counter() - t0)
-            for key in ("all", form, group):
+            for key in dict.fromkeys(("all", form, group)):  # a Song poem's shape is its group: once
                 scores[kind][key].append(g.score)
                 for name, c in g.criteria.items():
                     crit_scores[kind][f"{key}|{name}"].append(c["score"] if c["score"] is not None else 0.5)
