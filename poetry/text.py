@@ -133,10 +133,12 @@ def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, .
     ('髮', '發')
     >>> traditional_candidates("山")
     ('山',)
+    >>> traditional_candidates("澄", chosen="澂")
+    ('澂', '澄')
     """
     forms = _simplified_table().get(char)
-    if forms is None:
-        return (chosen or char,)
+    if forms is None:  # a char the scripts write alike, which OpenCC's phrases may still turn (澄江 → 澂江)
+        return tuple(dict.fromkeys((chosen or char, char)))
     if chosen and chosen in forms:
         return (chosen,) + tuple(f for f in forms if f != chosen)
     return ((chosen,) if chosen else ()) + forms
