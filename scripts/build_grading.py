@@ -92,13 +92,40 @@ CONVERSION_SLIPS = MappingProxyType({"幹": "乾"})
 EXTRA_CLASSES = ("鬥鬭鬬", "閒閑")
 
 
+#: The Unihan fields whose pairs are one word written two ways (not kSpecializedSemanticVariant: 占 佔 share
+#: only a sense).
+SAME_WORD_FIELDS = ("kZVariant", "kSemanticVariant")
+
+
+def unihan_same_word() -> list[tuple[str, str]]:
+    """Pairs Unihan calls the same character or the same word (SAME_WORD_FIELDS) that 简体 writes as one
+    character and the rhyme book reads exactly alike (遶 繞, 箇 個, 彫 雕, 汎 泛, 踰 逾, 盪 蕩): a 繁 poem keeps
+    the form its source prints, while its 简体 comes back in the common one. Pairs that read apart stay apart
+    (沈, 上聲 as a surname, is no 沉), and so do pairs 简体 keeps apart (肆 四, 阡 千: one sense shared)."""
+    import opencc
+    from build_rhyme_book import read_unihan
+
+    from poetry.prosody import get_rhyme_book
+
+    book, unihan, t2s = get_rhyme_book("pingshui"), read_unihan(), opencc.OpenCC("t2s")
+    out = []
+    for field in SAME_WORD_FIELDS:
+        for a, variants in unihan[field].items():
+            for b in variants:
+                ra, rb = book.rhyme_groups_of(a), book.rhyme_groups_of(b)
+                if a != b and ra and sorted(ra) == sorted(rb) and t2s.convert(a) == t2s.convert(b):
+                    out.append((a, b))
+    return out
+
+
 def build_forms(corpus: Path) -> list[tuple[str, str]]:
     """(char, canonical form) for every char with another form in its variant class; (char, "char other")
     for a char that may stand for either of two (KEPT_APART, CONVERSION_SLIPS).
 
     The classes join data/variants.tsv's whole-char 'book' rows (爲 → 為, 豔 → 艷) and OpenCC's
     single-char conversions to and from Taiwan and Hong Kong standard forms (t2tw, t2hk, tw2t, hk2t:
-    裏 ↔ 裡, 衆 ↔ 眾, 着 ↔ 著), less KEPT_APART, plus EXTRA_CLASSES. Each class's canonical form is
+    裏 ↔ 裡, 衆 ↔ 眾, 着 ↔ 著) and Unihan's same-word pairs that read alike (``unihan_same_word``), less
+    KEPT_APART, plus EXTRA_CLASSES. Each class's canonical form is
     the one 全唐詩 uses most (爲, 裏, 鬬, 豔, 歎), so the models learned from the corpus know it best.
     """
     import opencc
@@ -116,6 +143,7 @@ def build_forms(corpus: Path) -> list[tuple[str, str]]:
         converted = opencc.OpenCC(config).convert("\n".join(universe)).split("\n")
         edges += [(a, b) for a, b in zip(universe, converted) if len(b) == 1 and a != b]
     edges += [(cls[0], ch) for cls in EXTRA_CLASSES for ch in cls[1:]]
+    edges += unihan_same_word()
     parent: dict[str, str] = {}
 
     def root(ch: str) -> str:
