@@ -38,6 +38,11 @@ def test_table_loads_read_only():
         ("千騎", 1, "去聲四寘"),  # horsemen
         ("不勝", 1, "下平十蒸"),  # to bear
         ("秋思", 1, "去聲四寘"),  # thoughts
+        ("孤騎", 1, "去聲四寘"),  # a lone horseman
+        ("歸燕", 1, "去聲十七霰"),  # the swallow
+        ("幽燕", 1, "下平一先"),  # the land of 燕
+        ("林中", 1, "上平一東"),  # in the woods
+        ("風教", 1, "去聲十九效"),  # teaching
     ],
 )
 def test_named_words(line, index, group):
@@ -128,6 +133,25 @@ def _faults(text: str) -> list[tuple[int, int, str]]:
 )
 def test_checker_reads_by_word(line, text, faults):
     assert _faults(_variant(line, text)) == faults
+
+
+CUN_JU = "草長鶯飛二月天，拂堤楊柳醉春煙。兒童散學歸來早，忙趁東風放紙鳶。"  # 高鼎《村居》
+DENG_LOU = "高樓聊引望，杳杳一川平。野水無人渡，孤舟盡日橫。荒村生斷靄，古寺語流鶯。舊業遙清渭，沉思忽自驚。"
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new", "faults"),
+    [  # tests/data/prosody_cases_song.json: the fit to the pattern read these words the other way
+        (DENG_LOU, "孤舟", "孤騎", [(4, 2, "tone")]),  # 孤騎 a lone horseman: 騎 去聲 at a 平 place
+        (CUN_JU, "東風", "歸燕", [(4, 4, "tone")]),  # 歸燕 the swallow: 燕 去聲 at a 平 place
+        (CUN_JU, "東風", "幽燕", []),  # 幽燕: 燕 平
+        (CUN_JU, "散學", "林中", [(3, 4, "tone")]),  # 林中 in the woods: 中 平 at a 仄 place
+        (CUN_JU, "散學", "射中", []),  # 射中 to hit: 中 去聲
+        (CUN_JU, "東風", "風教", [(4, 4, "tone")]),  # 風教: 教 去聲 at a 平 place
+    ],
+)
+def test_checker_reads_song_case_words(text, old, new, faults):
+    assert _faults(text.replace(old, new)) == faults
 
 
 def test_rare_reading_fixed_by_word_is_not_self_check():

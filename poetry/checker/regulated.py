@@ -446,8 +446,10 @@ def judge_foot(a: Analysis, v: Verse) -> None:
         else:
             required[i][last] = PING
             rhyme_lines[i] = True
-            if rhymes and group in foot.ping:  # the foot rhymes
-                statuses[i][last] = RHYME if group in foot.common_ping else CONFIRM
+            if rhymes and group in foot.common_ping:  # the foot rhymes
+                statuses[i][last] = RHYME
+            elif rhymes and group in foot.ping and (i or not foot.common_ping & v.neighbours):
+                statuses[i][last] = CONFIRM  # by a rare reading (自校); a first foot's common 鄰韻 is 孤雁出群
             else:
                 _rhyme_foot(a, v, i)
 
@@ -485,7 +487,10 @@ def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
     length, line, ln, foot, group = v.length, v.lines[i], i + 1, v.feet[i], v.group
     last = length - 1
     statuses = a.statuses[i]
-    if group is not None and group in foot.ping:
+    # a first foot in the group by a rare reading only, and in a 鄰韻 by a common one, is read the common
+    # way: 孤雁出群 (逢 冬 in a 東 poem; its 東 reading is 逢逢, a drum's sound)
+    borrowed = i == 0 and group not in foot.common_ping and foot.common_ping & v.neighbours
+    if group is not None and group in foot.ping and not borrowed:
         statuses[last] = RHYME if group in foot.common_ping else CONFIRM
         if v.strays is not None:  # 韻腳不統一
             statuses[last] = RHYME_WRONG
