@@ -169,6 +169,14 @@ CURATED: tuple[Curated, ...] = (
     Curated("沈東陽", 0, "上聲二十六寢", "沈東陽, 沈約 as 東陽太守: the surname"),
     Curated("稽首", 0, "上聲八薺", "稽 qǐ, 稽首 to bow to the ground (康禮切)"),
     Curated("稽首", 1, "上聲二十五有", "首 shǒu, the head"),
+    Curated("長物", 0, "去聲二十三漾", "長 zhàng, what is left over (直亮切): 身無長物"),
+    # not 言行 (words and deeds, or 言行 to speak of leaving) nor 三號 (three cries, or 三號火 signal fires): a line's
+    # sense, not the word's
+    Curated("孝行", 1, "去聲二十四敬", "行 xìng, filial conduct (下孟切), as 德行"),
+    Curated("長號", 0, "下平七陽", "長 cháng, long"),
+    Curated("長號", 1, "下平四豪", "號 háo, a long wail (胡刀切)"),
+    Curated("泡影", 0, "下平三肴", "泡 pāo, a bubble (匹交切: 浮漚)"),
+    Curated("水泡", 1, "下平三肴", "泡 pāo, a bubble on the water"),
 )
 #: pypinyin words whose sense the word alone does not decide, left to the book: 殷殷 yǐn the rumble of thunder or
 #: a bell (於謹切, 上聲: 殷殷雷, 殷殷疏鐘) and yīn earnest (平).

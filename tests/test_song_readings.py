@@ -3,7 +3,7 @@
 Each case is a real Song poem the checker faulted at one char only, read wrongly: a variant spelling filed
 under the wrong group (喻, 犁, 靴, 扄), a reading the source table lacked (饑 支, 騫 元, 稽 上聲), or a word
 whose meaning fixes a reading the word table had otherwise (挑燈, 跳梁, 夭矯, 彷彿, 尚書, 自便, 白蛇, 沈休文,
-沈東陽, 稽首) or fixes none (車, 殷殷).
+沈東陽, 稽首, 長物, 孝行, 長號, 泡影) or fixes none (車, 殷殷).
 """
 
 import pytest
@@ -51,6 +51,8 @@ def _errors(text: str) -> list[tuple[int, int, str]]:
         "庾郎三韭坐清貧，眼看將軍肉十斤，會遣胸中有千畝，不妨人似沈休文。",
         # 司馬光《邊將》其一: 稽首 稽 上聲 (康禮切) at a 仄 place
         "紅旗一簇聚山椒，霽日清風看射雕，脫帽少年遙稽首，漢家新將霍嫖姚。",
+        # 林逋《晚春寄示茂才馮彭年》: 長物 長 zhàng 去聲 (直亮切) at a 仄 place
+        "頭上酒巾爲長物，據梧微詠意無涯，人生行樂知能幾，但見春風滿路花。",
         # 徐鉉《步虛詞》其二: 車 rhymes in 魚 as well as 麻, and 駕車 does not choose between them
         "天帝黄金闕，真人紫錦書，霓裳紛蔽景，羽服迥臨虛，白鶴能爲使，班麟解駕車，靈符終願借，轉共世情疏。",
     ],
@@ -68,6 +70,9 @@ def test_fixed_words_read_by_their_sense():
     assert reading["彷彿酆都叢棘地"][0] == "上聲二十二養"  # 彷彿 = 髣髴
     assert reading["瘦來不是沈東陽"][4] == "上聲二十六寢"
     assert reading["四字驪龍爭夭矯"][5] == "上聲十七筱"  # 錢若水: 夭矯 夭 上聲 at a 仄 place
+    assert fixed_readings("孝行舊光輝")[1].group == "去聲二十四敬"  # 錢易: 行 xìng, conduct
+    assert fixed_readings("北望長號又一年")[3].group == "下平四豪"  # 王十朋: 號 háo, a wail
+    assert fixed_readings("此生念念隨泡影")[5].group == "下平三肴"  # 蘇軾: 泡 a bubble, 平
     # 車: no word fixes it, so the book's two common readings stand; nor does 殷殷 (thunder 上聲, earnest 平)
     assert all(r is None for r in fixed_readings("應厭久停車"))
     assert fixed_readings("破夢山根殷殷雷")[4] is None
