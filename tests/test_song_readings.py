@@ -87,7 +87,7 @@ def test_variant_spellings_take_their_groups():
 
 
 def test_the_fixes_do_not_open_the_other_tone():
-    # 喻 is 去聲 only now: at a 平 place (登鸛雀樓's 2nd line, 2nd char) it is a fault, as 尚 (still) stays 去聲
-    # outside 尚書 and 挑 keeps its 上聲 in no word
+    # 喻 is 去聲 only now: at a 平 place (登鸛雀樓's 2nd line, 2nd char) it is a fault; and 尚 (still) stays 去聲
+    # outside 尚書
     assert _errors("白日依山盡，黃喻入海流。欲窮千里目，更上一層樓。") == [(2, 2, "tone")]
     assert _errors("白日依山盡，黃尚入海流。欲窮千里目，更上一層樓。") == [(2, 2, "tone")]
