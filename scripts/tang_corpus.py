@@ -83,8 +83,9 @@ def song_sample(n: int, clean: Callable[[list[str]], list], seed: int = 20261201
     for rec in song_poems(directory):
         lines = clean(rec["paragraphs"])
         shape = SHAPES.get((len(lines), len(lines[0]) if lines else 0))
-        if shape and len({len(x) for x in lines}) == 1 and "".join(lines) not in seen:
-            seen.add("".join(lines))
+        raw = "".join(rec["paragraphs"])  # one of each text as stored: the draw does not move with the cleaning
+        if shape and len({len(x) for x in lines}) == 1 and raw not in seen:
+            seen.add(raw)
             pool.append({"id": rec["id"], "title": rec["title"], "author": rec["author"], "type": shape,
                          "lines": lines})
     return random.Random(seed).sample(pool, min(n, len(pool)))
