@@ -86,8 +86,9 @@ def standard_masks(length: int, key: str, end: str) -> tuple[str, int, int]:
 
 @cache
 def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
-    """((mismatch mask, forgiven mask, pattern, rare fits) under key 平 and 仄, (cost under 平, cost under 仄))
-    of a line; the rare fits: the 二四六 chars and the foot that fit the pattern only by a rare reading.
+    """((mismatch mask, forgiven mask, pattern, rare fits, both) under key 平 and 仄, (cost under 平, cost
+    under 仄)) of a line; the rare fits: the 二四六 chars and the foot that fit the pattern only by a rare
+    reading; both: the 二四六 chars common in both tones where the pattern is kept (``read_by_pattern``).
 
     The 拗 accepted here: 大拗 (4th/6th char 仄 in a 仄仄平平仄 line) when ``rescue`` says the 對句's
     3rd/5th char is 平; 特拗 平平仄平仄 (4th/6th 平 with the 3rd/5th 仄, the 1st/3rd 平: 王力《詩詞格律》)
@@ -120,7 +121,8 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
                 # not hide it (no regular Tang line the checker accepts fits so: docs/READINGS_AUDIT.md)
                 raw |= fourth
         mismatch = raw & ~forgiven
-        pair.append((mismatch, forgiven, pattern, rare_only & off_common & ~forgiven))
+        both = common_ping & common_ze & strict & ~mismatch & ~forgiven
+        pair.append((mismatch, forgiven, pattern, rare_only & off_common & ~forgiven, both))
         # a fit only by a rare reading costs a little: the pattern is less likely
         rare = common & ~raw & ~forgiven
         cost.append(mismatch.bit_count() + (0.4 * rare.bit_count() if rare else 0))
@@ -217,20 +219,18 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     else:
         masks = [line_masks(row) for row in entries]  # simplified text: merged readings
     ends = line_ends(n, first_rhymes)
-    fitted, states = _fit(masks, ends, length)
-    rare_fits = _rare_fits(fitted, states)
+    states, (mismatch, forgiven, patterns, rare_fits, both) = _fit(masks, ends, length)
     if any(rare_fits):
-        rare = rare_fixes(lines, rare_fits, table)
+        rare = rare_fixes(lines, list(rare_fits), table)
         if rare:  # a rare reading its word rules out (不如: 不 仄, not the 平 of 尤) no longer fits
             masks = _fix_rare(masks, rare, entries, feet, length)
-            fitted, states = _fit(masks, ends, length)
-    # each line's (mismatch, forgiven, pattern) under its key
-    mismatch, forgiven, patterns, _ = zip(*[pair[state] for (pair, _), state in zip(fitted, states)])
+            states, (mismatch, forgiven, patterns, rare_fits, both) = _fit(masks, ends, length)
     verse = Verse(
         lines, feet, masks, length, ends, states, list(patterns), list(mismatch), list(forgiven), group,
         table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
     )  # fmt: skip
-    read_by_pattern(verse)
+    if any(both):
+        read_by_pattern(verse, both)
     a.form = form_name(length, n)
     a.pattern = pattern_name(PING if states[0] == 0 else ZE, first_rhymes)
     # Each rule over every line; the findings are sorted by place afterwards, and a line's
@@ -247,22 +247,21 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
         note_ancient_reading(a, verse)
 
 
-def read_by_pattern(v: Verse) -> None:
+def read_by_pattern(v: Verse, both_tones: tuple[int, ...]) -> None:
     """One reading per char: a 多音字 common in both tones at a 二四六 position is read as the pattern
     wants it there (the tail rules, 孤平 and 三平尾, no longer count it the other way too), and the free
-    char of a doubled pair (疊字, 看看) is read as its partner.
+    char of a doubled pair (疊字, 看看) is read as its partner. ``both_tones``: per line, those chars
+    where the line keeps its pattern (line_costs' fifth column).
 
     >>> from poetry.checker import check_lines_brief
     >>> [v["kind"].value for v in check_lines_brief("白日依山盡，雨中看看流。欲窮千里目，更上一層樓。")["violations"]]
     ['lone_ping']
     """
-    last, strict_bits = v.length - 1, _STRICT[v.length]
-    for i in [i for i, m in enumerate(v.masks) if m.common_ping & m.common_ze & strict_bits]:
-        m = v.masks[i]
-        both = m.common_ping & m.common_ze & strict_bits & ~v.mismatch[i] & ~v.forgiven[i]
+    last = v.length - 1
+    for i, both in enumerate(both_tones):
         if not both:
             continue
-        line, std = v.lines[i], v.patterns[i]
+        m, line, std = v.masks[i], v.lines[i], v.patterns[i]
         for strict in range(1, last, 2):
             if both >> strict & 1:
                 m = _read_as(m, 1 << strict, std[strict])
@@ -272,21 +271,17 @@ def read_by_pattern(v: Verse) -> None:
         v.masks[i] = m
 
 
-def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[list, tuple[int, ...]]:
-    """Each line's line_costs and its key by keys_by_chain."""
+def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[tuple[int, ...], tuple]:
+    """Each line's key by keys_by_chain over its line_costs, and the columns of line_costs' entries under
+    those keys: (mismatch, forgiven, pattern, rare fits, both), a tuple of the lines' values each."""
     n, third = len(masks), 1 << (length - 3)
     # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
     fitted = [
         line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
         for i in range(n)
     ]
-    return fitted, keys_by_chain([cost for _, cost in fitted], masks, length)
-
-
-def _rare_fits(fitted: list, states: tuple[int, ...]) -> list[int]:
-    """Per line, the 二四六 chars and the foot that fit their pattern (by the line's key) only by a rare
-    reading, a 拗 forgiven aside: as line_costs found them."""
-    return [pair[state][3] for (pair, _), state in zip(fitted, states)]
+    states = keys_by_chain([cost for _, cost in fitted], masks, length)
+    return states, tuple(zip(*[pair[state] for (pair, _), state in zip(fitted, states)]))
 
 
 def _fix_rare(masks: list[Masks], fixes: dict, entries: list[list[Entry]] | None, feet: list[Entry],
@@ -331,14 +326,27 @@ def _first_line_rhymes(first: Entry, group: str | None) -> bool:
     )
 
 
-def _strays(lines: list[str], feet: list[Entry], ends: list[str], group: str | None) -> str | None:
+def _strays(lines: list[str], feet: list[Entry], ends: tuple[str, ...], group: str | None) -> str | None:
     """Feet split evenly between groups (紅豆生南國 with one foot changed): no telling which is wrong,
     so each foot of the chosen group is flagged too, naming the feet out of it (『…』、『…』)."""
-    feet_lines = [i for i, end in enumerate(ends) if end == PING]
-    in_group = [i for i in feet_lines if group is not None and group in feet[i].ping]
-    if len(feet_lines) >= 2 and 0 < len(in_group) * 2 <= len(feet_lines):
-        return "、".join(f"『{lines[i][-1]}』" for i in feet_lines if i not in in_group)
+    if group is None:
+        return None
+    feet_lines = _rhyme_places(ends)
+    strays = [i for i in feet_lines if group not in feet[i].ping]
+    # at most half the feet in the group, and some: the feet split evenly
+    if strays and len(feet_lines) >= 2 and len(feet_lines) > len(strays) and len(strays) * 2 >= len(feet_lines):
+        return "、".join(f"『{lines[i][-1]}』" for i in strays)
     return None
+
+
+@cache
+def _rhyme_places(ends: tuple[str, ...]) -> tuple[int, ...]:
+    """The lines ending in 平 (the rhyme feet), by ``line_ends``.
+
+    >>> _rhyme_places(line_ends(4, True))
+    (0, 1, 3)
+    """
+    return tuple(i for i, end in enumerate(ends) if end == PING)
 
 
 def judge_chain(a: Analysis, v: Verse) -> list[bool]:
