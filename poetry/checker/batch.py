@@ -43,7 +43,8 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
             if not isinstance(text, str):
                 out.append(dumps({"id": ident, "error": "缺少 text 欄位（詩文字串）。"}, ensure_ascii=False))
                 continue
-            verdict = brief_analysis(text, table, declared_form(item.get("form", form)), lone)
+            declared = item.get("form", form)
+            verdict = brief_analysis(text, table, None if declared is None else declared_form(declared), lone)
         except PoetryError as exc:
             out.append(dumps({"id": ident, "error": exc.message}, ensure_ascii=False))
             continue
@@ -57,9 +58,9 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
 def _verdict_line(ident: Any, a: Analysis) -> str:
     """The verdict as a JSON line (check_lines_brief's fields), written by hand: every field but the id
     is a known plain string, int or bool, so this is what json.dumps would write, faster."""
-    found = ", ".join(
+    found = ", ".join([
         f'{{"line": {f.line}, "pos": {f.pos}, "kind": "{f.kind}", "severity": "{f.severity}"}}' for f in a.findings
-    )
+    ]) if a.findings else ""
     regulated = "true" if a.regulated else "false"
     # an int id (most batches) is written as json.dumps writes it, without its encoder
     ident = ident if type(ident) is int else json.dumps(ident, ensure_ascii=False)

@@ -210,12 +210,35 @@ def word_fixes(lines: list[str], table: BookTable) -> dict[tuple[int, int], Entr
     words, near = table.words
     holds = class_re(chars).search
     for i, line in enumerate(lines):
-        if not holds(line):
+        found = holds(line)
+        if found is None or not _near_pair(line, found.start(), near, holds):
             continue
         for j, reading in enumerate(cut_near(line, words, chars, near)):
             if reading is not None and line[j] in chars:
                 fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
     return fixes
+
+
+def _near_pair(line: str, p: int, near: dict, holds) -> bool:
+    """Whether two chars of the line around one of its word chars (``holds`` finds them, the first at ``p``)
+    are a key of ``near`` (readings.near_index): cut_near's own test, asked only at the word chars, so a
+    line with no word there is not cut (a Han char sliced out of a str is a new object: fewer slices).
+
+    >>> from poetry.checker.tables import resolve_book, table_for
+    >>> table = table_for(resolve_book("pingshui"))
+    >>> holds, near = class_re(word_chars(table)).search, table.words[1]
+    >>> [_near_pair(s, holds(s).start(), near, holds) for s in ("門前宰相車", "看山還是山")]
+    [True, False]
+    """
+    last = len(line) - 1
+    while True:
+        # every key of near holds a word char first or second (near_index)
+        if (p and line[p - 1 : p + 1] in near) or (p < last and line[p : p + 2] in near):
+            return True
+        found = holds(line, p + 1)
+        if found is None:
+            return False
+        p = found.start()
 
 
 def _fixed_entry(table: BookTable, char: str, group: str, tone: str) -> Entry:

@@ -49,6 +49,13 @@ LONE_PING, TRIPLE_PING_TAIL, TRIPLE_ZE_TAIL = Kind.LONE_PING, Kind.TRIPLE_PING_T
 DOUBTFUL = Kind.DOUBTFUL_READING
 
 
+#: The last three tones of each standard line (the tail rules ask them of every line: a dict, no slicing).
+_TAILS = {
+    line_pattern(length, key, end): line_pattern(length, key, end)[-3:]
+    for length in (5, 7) for key in (PING, ZE) for end in (PING, ZE)
+}
+
+
 @cache
 def line_ends(n: int, first_rhymes: bool) -> tuple[str, ...]:
     """Each line's last tone: 平 for the even lines (the rhymes) and line 1 when it rhymes (首句入韻), else 仄.
@@ -413,8 +420,11 @@ def judge_positions(a: Analysis, v: Verse, chain_ok: list[bool]) -> list[bool]:
             if mismatch >> j & 1:
                 statuses[j] = WRONG
                 need = std[j]
-                message = f"{where(ln, j + 1)}『{line[j]}』應{need}而{opposite(need)}{_rescue_hint(v, i, j)}。"
-                a.error(ln, j + 1, TONE, message if a.detail else "", Fix(i, j, need))
+                message = (
+                    f"{where(ln, j + 1)}『{line[j]}』應{need}而{opposite(need)}{_rescue_hint(v, i, j)}。"
+                    if a.detail else ""
+                )
+                a.error(ln, j + 1, TONE, message, Fix(i, j, need))
     return inverted
 
 
@@ -521,36 +531,39 @@ def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
 def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
     """拗救 and 一三五不論: the 拗 a 對句 or a 特拗 forgives; free chars, except where one makes 孤平
     (孤平拗救 noted) or 三平尾; 小拗 saved by the 對句 and 三仄尾 noted. An inverted line has no tail rule."""
-    third = v.length - 3
+    third, detail = v.length - 3, a.detail
     third_bit, tail_bits, body_bits = 1 << third, 0b111 << third, _lone_ping_body(a, v.length)
-    masks, mismatches, forgiven_bits = v.masks, v.mismatch, v.forgiven
-    for i, std in enumerate(v.patterns):
-        forgiven = forgiven_bits[i]
-        if forgiven:
+    for i, (std, m, mismatch, forgiven, inverse) in enumerate(zip(v.patterns, v.masks, v.mismatch, v.forgiven,
+                                                                   inverted)):
+        if forgiven and detail:  # a note and a mark: the brief verdict has neither
             _note_forgiven(a, v, i, std)
-        if inverted[i]:
+        if inverse:
             continue
-        tail = std[third:]
+        tail = _TAILS[std]
         if tail == "仄平平":
-            if not masks[i].common_ze & tail_bits:
+            if not m.common_ze & tail_bits:
                 # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
                 _fault_at(a, v, i, third, ZE, TRIPLE_PING_TAIL,
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平，"
-                          f"第{cn_numeral(third + 1)}字宜仄。")
+                          f"第{cn_numeral(third + 1)}字宜仄。" if detail else "")
         elif tail == "仄仄平":
-            if not mismatches[i] and not masks[i].common_ze & tail_bits:
+            if mismatch:
+                continue
+            if not m.common_ze & tail_bits:
                 # 三平尾: the 4th (七言 6th) char 仄 only by a rare reading (蹉 in 「身名良蹉跎」)
                 _fault_at(a, v, i, third + 1, ZE, TRIPLE_PING_TAIL,
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平"
-                          f"（『{v.lines[i][third + 1]}』讀仄為僻讀），第{cn_numeral(third + 2)}字宜仄。")
+                          f"（『{v.lines[i][third + 1]}』讀仄為僻讀），第{cn_numeral(third + 2)}字宜仄。"
+                          if detail else "")
             # 孤平 (or its 拗救) needs at most two 平 besides the rhyme: most lines have more
-            elif not mismatches[i] and (masks[i].common_ping & body_bits).bit_count() <= 2:
+            elif (m.common_ping & body_bits).bit_count() <= 2:
                 _lone_ping(a, v, i)
         elif tail == "平平仄":
-            # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
-            if not masks[i].common_ping & third_bit and not forgiven and i % 2 == 0:
+            # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句;
+            # only a note and a mark, which the brief verdict does not give
+            if detail and not m.common_ping & third_bit and not forgiven and i % 2 == 0:
                 _small_ao(a, v, i)
-        elif not masks[i].common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
+        elif not m.common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
             message = (
                 f"三仄尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆仄，可用，聲調稍促。"
                 if a.detail else ""
@@ -608,7 +621,10 @@ def _lone_ping(a: Analysis, v: Verse, i: int) -> None:
         free = "（第一字不論）" if length == 7 and a.lone_ping == LonePing.WANGLI else ""
         _fault_at(a, v, i, lone, PING, LONE_PING,
                   f"犯孤平：第{cn_numeral(i + 1)}句{free}除韻腳外只有一個平聲字，"
-                  f"第{cn_numeral(lone + 1)}字『{line[lone]}』宜平（或第{cn_numeral(third + 1)}字用平聲相救）。")
+                  f"第{cn_numeral(lone + 1)}字『{line[lone]}』宜平（或第{cn_numeral(third + 1)}字用平聲相救）。"
+                  if a.detail else "")
+    elif not a.detail:
+        return  # 孤平拗救 is only a note and a mark, which the brief verdict does not give
     elif not common_ping >> lone & 1 and common_ping & (1 << third) and (body & ~(1 << third)).bit_count() <= 1:
         a.statuses[i][lone] = RESCUED
         a.notes.append(f"第{cn_numeral(i + 1)}句孤平拗救：第{cn_numeral(lone + 1)}字『{line[lone]}』仄，"
@@ -616,11 +632,12 @@ def _lone_ping(a: Analysis, v: Verse, i: int) -> None:
 
 
 def _fault_at(a: Analysis, v: Verse, i: int, j: int, need: str, kind: Kind, message: str) -> None:
-    """A free position that breaks a rule of the line: marked, required, a fault that a char can mend."""
+    """A free position that breaks a rule of the line: marked, required, a fault that a char can mend
+    (``message``: "" when the analysis words nothing)."""
     a.statuses[i][j] = WRONG
     a.required[i][j] = need
     v.broken.add(i)
-    a.error(i + 1, j + 1, kind, message if a.detail else "", Fix(i, j, need))
+    a.error(i + 1, j + 1, kind, message, Fix(i, j, need))
 
 
 def note_doubtful(a: Analysis, v: Verse) -> None:
@@ -640,8 +657,10 @@ def note_doubtful(a: Analysis, v: Verse) -> None:
         for j in range(v.length):
             if doubt >> j & 1:
                 tone = PING if want_ping >> j & 1 else ZE
-                message = f"{where(i + 1, j + 1)}『{v.lines[i][j]}』讀{tone}聲為少用之讀音，請自校。"
-                a.remark(i + 1, j + 1, DOUBTFUL, message if a.detail else "")
+                message = (
+                    f"{where(i + 1, j + 1)}『{v.lines[i][j]}』讀{tone}聲為少用之讀音，請自校。" if a.detail else ""
+                )
+                a.remark(i + 1, j + 1, DOUBTFUL, message)
 
 
 def note_ancient_reading(a: Analysis, v: Verse) -> None:

@@ -14,11 +14,16 @@ their rhyme only; then 重字 and chars the rhyme book lacks, whatever the form.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from poetry.checker.analysis import NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
 from poetry.checker.regulated import analyse_regulated
 from poetry.checker.report import Kind, LonePing, Status
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
 from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape, line_pattern
+
+#: A finding's place (line, char): the order the findings are reported in.
+_PLACE = attrgetter("line", "pos")
 
 
 def _length_of(lines: list[str]) -> int | None:
@@ -74,7 +79,7 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
         _unknown_chars(a, lines, entries)
     a.regulated = not a.ancient and not a.has_errors()
     if len(a.findings) > 1:
-        a.findings.sort(key=lambda f: (f.line, f.pos))
+        a.findings.sort(key=_PLACE)
     return a
 
 
@@ -120,7 +125,7 @@ def analyse_declared(lines: list[str], entries: list[list[Entry]], table: BookTa
     if any(e.code & UNKNOWN for row in entries for e in row):
         _unknown_chars(a, lines, entries)
     a.regulated = not a.ancient and not a.has_errors()
-    a.findings.sort(key=lambda f: (f.line, f.pos))
+    a.findings.sort(key=_PLACE)
     return a
 
 
