@@ -35,7 +35,7 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
             continue
         ident = None
         try:
-            item = json.loads(raw)
+            item = _load(raw)
             if not isinstance(item, dict):
                 raise ValueError
             ident = item.get("id")
@@ -53,6 +53,28 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
             continue
         out.append(_verdict_line(ident, verdict))
     return out
+
+
+#: The C scanner json.loads runs (JSONDecoder.scan_once), called without its Python wrappers.
+_SCAN = json.JSONDecoder().scan_once
+
+
+def _load(raw: str) -> Any:
+    """``json.loads(raw)``: a line that is one JSON object with nothing around it (a batch's lines) is read
+    by the scanner alone; any other line, and any error, by json.loads itself, so the result and the
+    errors are json.loads' own.
+
+    >>> _load('{"id": 1}'), _load(' [1] ')
+    ({'id': 1}, [1])
+    """
+    if raw[:1] == "{" and raw[-1:] == "}":
+        try:
+            item, end = _SCAN(raw, 0)
+        except StopIteration:
+            return json.loads(raw)
+        if end == len(raw):
+            return item
+    return json.loads(raw)
 
 
 def _verdict_line(ident: Any, a: Analysis) -> str:

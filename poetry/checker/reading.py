@@ -89,7 +89,7 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
             joined = "".join(quick)
             chars = set(joined)
             if not table.entries.keys() >= chars:
-                for c in chars:
+                for c in chars.difference(table.entries):  # only the chars not looked up yet
                     table.entry(c)
             fixes = None if word_chars(table).isdisjoint(chars) else word_fixes(quick, table)
             # entries looked up in analyse where needed, the words' readings put in there
