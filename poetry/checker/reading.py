@@ -21,15 +21,15 @@ _CLEAN = re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“�
 _BREAKS = re.compile(r"[，。？！；、,.?!;：:\s\u3000「」『』“”\"'·…—]+")
 
 
-#: A char beyond the Basic Multilingual Plane.
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 @cache
 def _simplified_bmp() -> re.Pattern:
-    """A class of the chars of the Basic Multilingual Plane only simplified script uses: a bitmap the
-    regular expression engine tests in C (a set test walks the text making one str per char)."""
-    return re.compile("[" + re.escape("".join(sorted(c for c in simplified_only_chars() if c <= "\uffff"))) + "]")
+    """A class of the chars of the Basic Multilingual Plane only simplified script uses, and of every char
+    beyond it: a bitmap and a range the regular expression engine tests in C, in one pass over the text
+    (a set test walks the text making one str per char)."""
+    bmp = "".join(sorted(c for c in simplified_only_chars() if c <= "\uffff"))
+    return re.compile("[" + re.escape(bmp) + "\U00010000-\U0010ffff]")
 
 
 def _simplified(text: str) -> bool:
@@ -37,10 +37,14 @@ def _simplified(text: str) -> bool:
 
     >>> _simplified("白日依山尽"), _simplified("白日依山盡"), _simplified("𬸁")
     (True, False, True)
+    >>> _simplified("𠀋山尽"), _simplified("𠀋山")  # a char beyond the BMP first (𠀋 is no simplified form)
+    (True, False)
     """
-    if _simplified_bmp().search(text):
-        return True
-    return bool(_ASTRAL.search(text)) and not simplified_only_chars().isdisjoint(text)
+    found = _simplified_bmp().search(text)
+    if found is None:
+        return False
+    # a simplified char of the BMP; or a char beyond it, which the set of simplified chars decides
+    return found.group() <= "\uffff" or not simplified_only_chars().isdisjoint(text)
 
 
 def quick_lines(text: str) -> list[str] | None:
