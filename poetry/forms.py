@@ -107,6 +107,7 @@ def poem_pattern(length: int, line_count: int, first_key: str, first_rhymes: boo
     return tuple(line_pattern(length, k, e) for k, e in zip(keys, ends))
 
 
+@cache
 def pattern_name(first_key: str, first_rhymes: bool) -> str:
     """「平起首句入韻」 etc., from line 1's 2nd char and whether line 1 rhymes."""
     return f"{first_key}起首句{'入韻' if first_rhymes else '不入韻'}"
@@ -115,6 +116,7 @@ def pattern_name(first_key: str, first_rhymes: bool) -> str:
 _LENGTH_NAMES = {4: "四言", 5: "五言", 6: "六言", 7: "七言"}
 
 
+@cache
 def form_name(length: int | None, line_count: int, ancient: bool = False) -> str:
     """Chinese name of a form from its shape: 七言律詩, 五言絕句, 五言排律, 五言古絕, 七言古詩, 雜言.
 

@@ -77,6 +77,19 @@ def test_check_jsonl_batch_goes_on_past_bad_lines(monkeypatch, capsys):
     assert rows[4]["id"] == 4 and {"line": 5, "pos": 4, "kind": "tone", "severity": "error"} in rows[4]["violations"]
 
 
+def test_check_jsonl_reads_a_line_as_json_loads_does():
+    # the batch reads a bare {...} line with the JSON scanner alone: padding, trailing data, a half
+    # object and a list must come out as json.loads reads (or refuses) them
+    from poetry.checker import check_jsonl_lines
+
+    line = json.dumps({"id": 7, "text": DENG_GAO}, ensure_ascii=False)
+    good = check_jsonl_lines([line])
+    assert json.loads(good[0])["regulated"] is True
+    assert check_jsonl_lines([f"  {line}\t"]) == good
+    refused = [json.loads(out) for out in check_jsonl_lines([line + "}", line[:-1], line[:20] + "}", "[1]"])]
+    assert refused == [{"id": None, "error": "此行不是 JSON 物件。"}] * 4
+
+
 def test_check_jsonl_in_two_processes_keeps_the_order():
     from poetry.checker import run_jsonl
 

@@ -7,6 +7,7 @@ off the rules skip their wording and the per-char statuses of the required posit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from poetry.checker.report import Kind, LonePing, Severity, Status
@@ -107,9 +108,13 @@ class Analysis:
         self.pattern: str | None = None
         self.group: str | None = None
         self.regulated = False
-        self.statuses: list[list[str]] = [[FREE] * len(s) for s in lines]
-        self.required: list[list[str | None]] = [[None] * len(s) for s in lines]
-        self.rhyme_lines: list[bool] = [False] * len(lines)
+        if detail:
+            self.statuses: list[list[str]] = [[FREE] * len(s) for s in lines]
+            self.required: list[list[str | None]] = [[None] * len(s) for s in lines]
+            self.rhyme_lines: list[bool] = [False] * len(lines)
+        else:  # the brief verdict reads none of them: rows the rules write and no one reads
+            self.statuses, self.rhyme_lines = _scratch(len(lines), max(map(len, lines), default=0))
+            self.required = self.statuses
         self.findings: list[Finding] = []
         self.notes: list[str] = []
         self.ancient = False
@@ -128,6 +133,14 @@ class Analysis:
             if f.severity is ERROR:
                 return True
         return False
+
+
+@lru_cache(maxsize=256)
+def _scratch(n: int, width: int) -> tuple[list[list], list]:
+    """Rows for ``n`` lines of up to ``width`` chars, and a flag per line, shared by every brief analysis
+    of that shape: the rules write per-char statuses and the rhyme lines there, the brief verdict reads
+    only the findings, so one set of rows serves them all (no per-poem lists to build and free)."""
+    return [[None] * width for _ in range(n)], [False] * n
 
 
 def fits(code: int, tone: str) -> Status:

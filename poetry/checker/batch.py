@@ -35,7 +35,7 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
             continue
         ident = None
         try:
-            item = json.loads(raw)
+            item = _load(raw)
             if not isinstance(item, dict):
                 raise ValueError
             ident = item.get("id")
@@ -43,7 +43,8 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
             if not isinstance(text, str):
                 out.append(dumps({"id": ident, "error": "缺少 text 欄位（詩文字串）。"}, ensure_ascii=False))
                 continue
-            verdict = brief_analysis(text, table, declared_form(item.get("form", form)), lone)
+            declared = item.get("form", form)
+            verdict = brief_analysis(text, table, None if declared is None else declared_form(declared), lone)
         except PoetryError as exc:
             out.append(dumps({"id": ident, "error": exc.message}, ensure_ascii=False))
             continue
@@ -54,12 +55,34 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
     return out
 
 
+#: The C scanner json.loads runs (JSONDecoder.scan_once), called without its Python wrappers.
+_SCAN = json.JSONDecoder().scan_once
+
+
+def _load(raw: str) -> Any:
+    """``json.loads(raw)``: a line that is one JSON object with nothing around it (a batch's lines) is read
+    by the scanner alone; any other line, and any error, by json.loads itself, so the result and the
+    errors are json.loads' own.
+
+    >>> _load('{"id": 1}'), _load(' [1] ')
+    ({'id': 1}, [1])
+    """
+    if raw[:1] == "{" and raw[-1:] == "}":
+        try:
+            item, end = _SCAN(raw, 0)
+        except StopIteration:
+            return json.loads(raw)
+        if end == len(raw):
+            return item
+    return json.loads(raw)
+
+
 def _verdict_line(ident: Any, a: Analysis) -> str:
     """The verdict as a JSON line (check_lines_brief's fields), written by hand: every field but the id
     is a known plain string, int or bool, so this is what json.dumps would write, faster."""
-    found = ", ".join(
+    found = ", ".join([
         f'{{"line": {f.line}, "pos": {f.pos}, "kind": "{f.kind}", "severity": "{f.severity}"}}' for f in a.findings
-    )
+    ]) if a.findings else ""
     regulated = "true" if a.regulated else "false"
     # an int id (most batches) is written as json.dumps writes it, without its encoder
     ident = ident if type(ident) is int else json.dumps(ident, ensure_ascii=False)

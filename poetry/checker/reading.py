@@ -21,15 +21,15 @@ _CLEAN = re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“�
 _BREAKS = re.compile(r"[，。？！；、,.?!;：:\s\u3000「」『』“”\"'·…—]+")
 
 
-#: A char beyond the Basic Multilingual Plane.
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 @cache
 def _simplified_bmp() -> re.Pattern:
-    """A class of the chars of the Basic Multilingual Plane only simplified script uses: a bitmap the
-    regular expression engine tests in C (a set test walks the text making one str per char)."""
-    return re.compile("[" + re.escape("".join(sorted(c for c in simplified_only_chars() if c <= "\uffff"))) + "]")
+    """A class of the chars of the Basic Multilingual Plane only simplified script uses, and of every char
+    beyond it: a bitmap and a range the regular expression engine tests in C, in one pass over the text
+    (a set test walks the text making one str per char)."""
+    bmp = "".join(sorted(c for c in simplified_only_chars() if c <= "\uffff"))
+    return re.compile("[" + re.escape(bmp) + "\U00010000-\U0010ffff]")
 
 
 def _simplified(text: str) -> bool:
@@ -37,10 +37,14 @@ def _simplified(text: str) -> bool:
 
     >>> _simplified("白日依山尽"), _simplified("白日依山盡"), _simplified("𬸁")
     (True, False, True)
+    >>> _simplified("𠀋山尽"), _simplified("𠀋山")  # a char beyond the BMP first (𠀋 is no simplified form)
+    (True, False)
     """
-    if _simplified_bmp().search(text):
-        return True
-    return bool(_ASTRAL.search(text)) and not simplified_only_chars().isdisjoint(text)
+    found = _simplified_bmp().search(text)
+    if found is None:
+        return False
+    # a simplified char of the BMP; or a char beyond it, which the set of simplified chars decides
+    return found.group() <= "\uffff" or not simplified_only_chars().isdisjoint(text)
 
 
 def quick_lines(text: str) -> list[str] | None:
@@ -89,7 +93,7 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
             joined = "".join(quick)
             chars = set(joined)
             if not table.entries.keys() >= chars:
-                for c in chars:
+                for c in chars.difference(table.entries):  # only the chars not looked up yet
                     table.entry(c)
             fixes = None if word_chars(table).isdisjoint(chars) else word_fixes(quick, table)
             # entries looked up in analyse where needed, the words' readings put in there
@@ -210,12 +214,35 @@ def word_fixes(lines: list[str], table: BookTable) -> dict[tuple[int, int], Entr
     words, near = table.words
     holds = class_re(chars).search
     for i, line in enumerate(lines):
-        if not holds(line):
+        found = holds(line)
+        if found is None or not _near_pair(line, found.start(), near, holds):
             continue
         for j, reading in enumerate(cut_near(line, words, chars, near)):
             if reading is not None and line[j] in chars:
                 fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
     return fixes
+
+
+def _near_pair(line: str, p: int, near: dict, holds) -> bool:
+    """Whether two chars of the line around one of its word chars (``holds`` finds them, the first at ``p``)
+    are a key of ``near`` (readings.near_index): cut_near's own test, asked only at the word chars, so a
+    line with no word there is not cut (a Han char sliced out of a str is a new object: fewer slices).
+
+    >>> from poetry.checker.tables import resolve_book, table_for
+    >>> table = table_for(resolve_book("pingshui"))
+    >>> holds, near = class_re(word_chars(table)).search, table.words[1]
+    >>> [_near_pair(s, holds(s).start(), near, holds) for s in ("門前宰相車", "看山還是山")]
+    [True, False]
+    """
+    last = len(line) - 1
+    while True:
+        # every key of near holds a word char first or second (near_index)
+        if (p and line[p - 1 : p + 1] in near) or (p < last and line[p : p + 2] in near):
+            return True
+        found = holds(line, p + 1)
+        if found is None:
+            return False
+        p = found.start()
 
 
 def _fixed_entry(table: BookTable, char: str, group: str, tone: str) -> Entry:

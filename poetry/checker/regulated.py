@@ -49,6 +49,13 @@ LONE_PING, TRIPLE_PING_TAIL, TRIPLE_ZE_TAIL = Kind.LONE_PING, Kind.TRIPLE_PING_T
 DOUBTFUL = Kind.DOUBTFUL_READING
 
 
+#: The last three tones of each standard line (the tail rules ask them of every line: a dict, no slicing).
+_TAILS = {
+    line_pattern(length, key, end): line_pattern(length, key, end)[-3:]
+    for length in (5, 7) for key in (PING, ZE) for end in (PING, ZE)
+}
+
+
 @cache
 def line_ends(n: int, first_rhymes: bool) -> tuple[str, ...]:
     """Each line's last tone: 平 for the even lines (the rhymes) and line 1 when it rhymes (首句入韻), else 仄.
@@ -86,8 +93,9 @@ def standard_masks(length: int, key: str, end: str) -> tuple[str, int, int]:
 
 @cache
 def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
-    """((mismatch mask, forgiven mask, pattern, rare fits) under key 平 and 仄, (cost under 平, cost under 仄))
-    of a line; the rare fits: the 二四六 chars and the foot that fit the pattern only by a rare reading.
+    """((mismatch mask, forgiven mask, pattern, rare fits, both) under key 平 and 仄, (cost under 平, cost
+    under 仄)) of a line; the rare fits: the 二四六 chars and the foot that fit the pattern only by a rare
+    reading; both: the 二四六 chars common in both tones where the pattern is kept (``read_by_pattern``).
 
     The 拗 accepted here: 大拗 (4th/6th char 仄 in a 仄仄平平仄 line) when ``rescue`` says the 對句's
     3rd/5th char is 平; 特拗 平平仄平仄 (4th/6th 平 with the 3rd/5th 仄, the 1st/3rd 平: 王力《詩詞格律》)
@@ -120,7 +128,8 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
                 # not hide it (no regular Tang line the checker accepts fits so: docs/READINGS_AUDIT.md)
                 raw |= fourth
         mismatch = raw & ~forgiven
-        pair.append((mismatch, forgiven, pattern, rare_only & off_common & ~forgiven))
+        both = common_ping & common_ze & strict & ~mismatch & ~forgiven
+        pair.append((mismatch, forgiven, pattern, rare_only & off_common & ~forgiven, both))
         # a fit only by a rare reading costs a little: the pattern is less likely
         rare = common & ~raw & ~forgiven
         cost.append(mismatch.bit_count() + (0.4 * rare.bit_count() if rare else 0))
@@ -217,20 +226,18 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     else:
         masks = [line_masks(row) for row in entries]  # simplified text: merged readings
     ends = line_ends(n, first_rhymes)
-    fitted, states = _fit(masks, ends, length)
-    rare_fits = _rare_fits(fitted, states)
+    states, (mismatch, forgiven, patterns, rare_fits, both) = _fit(masks, ends, length)
     if any(rare_fits):
-        rare = rare_fixes(lines, rare_fits, table)
+        rare = rare_fixes(lines, list(rare_fits), table)
         if rare:  # a rare reading its word rules out (不如: 不 仄, not the 平 of 尤) no longer fits
             masks = _fix_rare(masks, rare, entries, feet, length)
-            fitted, states = _fit(masks, ends, length)
-    # each line's (mismatch, forgiven, pattern) under its key
-    mismatch, forgiven, patterns, _ = zip(*[pair[state] for (pair, _), state in zip(fitted, states)])
+            states, (mismatch, forgiven, patterns, rare_fits, both) = _fit(masks, ends, length)
     verse = Verse(
         lines, feet, masks, length, ends, states, list(patterns), list(mismatch), list(forgiven), group,
         table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
     )  # fmt: skip
-    read_by_pattern(verse)
+    if any(both):
+        read_by_pattern(verse, both)
     a.form = form_name(length, n)
     a.pattern = pattern_name(PING if states[0] == 0 else ZE, first_rhymes)
     # Each rule over every line; the findings are sorted by place afterwards, and a line's
@@ -247,22 +254,21 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
         note_ancient_reading(a, verse)
 
 
-def read_by_pattern(v: Verse) -> None:
+def read_by_pattern(v: Verse, both_tones: tuple[int, ...]) -> None:
     """One reading per char: a 多音字 common in both tones at a 二四六 position is read as the pattern
     wants it there (the tail rules, 孤平 and 三平尾, no longer count it the other way too), and the free
-    char of a doubled pair (疊字, 看看) is read as its partner.
+    char of a doubled pair (疊字, 看看) is read as its partner. ``both_tones``: per line, those chars
+    where the line keeps its pattern (line_costs' fifth column).
 
     >>> from poetry.checker import check_lines_brief
     >>> [v["kind"].value for v in check_lines_brief("白日依山盡，雨中看看流。欲窮千里目，更上一層樓。")["violations"]]
     ['lone_ping']
     """
-    last, strict_bits = v.length - 1, _STRICT[v.length]
-    for i in [i for i, m in enumerate(v.masks) if m.common_ping & m.common_ze & strict_bits]:
-        m = v.masks[i]
-        both = m.common_ping & m.common_ze & strict_bits & ~v.mismatch[i] & ~v.forgiven[i]
+    last = v.length - 1
+    for i, both in enumerate(both_tones):
         if not both:
             continue
-        line, std = v.lines[i], v.patterns[i]
+        m, line, std = v.masks[i], v.lines[i], v.patterns[i]
         for strict in range(1, last, 2):
             if both >> strict & 1:
                 m = _read_as(m, 1 << strict, std[strict])
@@ -272,21 +278,17 @@ def read_by_pattern(v: Verse) -> None:
         v.masks[i] = m
 
 
-def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[list, tuple[int, ...]]:
-    """Each line's line_costs and its key by keys_by_chain."""
+def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[tuple[int, ...], tuple]:
+    """Each line's key by keys_by_chain over its line_costs, and the columns of line_costs' entries under
+    those keys: (mismatch, forgiven, pattern, rare fits, both), a tuple of the lines' values each."""
     n, third = len(masks), 1 << (length - 3)
     # 大拗 in a 出句 is saved by the 對句's 3rd/5th char 平 (the 4th argument)
     fitted = [
         line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
         for i in range(n)
     ]
-    return fitted, keys_by_chain([cost for _, cost in fitted], masks, length)
-
-
-def _rare_fits(fitted: list, states: tuple[int, ...]) -> list[int]:
-    """Per line, the 二四六 chars and the foot that fit their pattern (by the line's key) only by a rare
-    reading, a 拗 forgiven aside: as line_costs found them."""
-    return [pair[state][3] for (pair, _), state in zip(fitted, states)]
+    states = keys_by_chain([cost for _, cost in fitted], masks, length)
+    return states, tuple(zip(*[pair[state] for (pair, _), state in zip(fitted, states)]))
 
 
 def _fix_rare(masks: list[Masks], fixes: dict, entries: list[list[Entry]] | None, feet: list[Entry],
@@ -331,14 +333,27 @@ def _first_line_rhymes(first: Entry, group: str | None) -> bool:
     )
 
 
-def _strays(lines: list[str], feet: list[Entry], ends: list[str], group: str | None) -> str | None:
+def _strays(lines: list[str], feet: list[Entry], ends: tuple[str, ...], group: str | None) -> str | None:
     """Feet split evenly between groups (紅豆生南國 with one foot changed): no telling which is wrong,
     so each foot of the chosen group is flagged too, naming the feet out of it (『…』、『…』)."""
-    feet_lines = [i for i, end in enumerate(ends) if end == PING]
-    in_group = [i for i in feet_lines if group is not None and group in feet[i].ping]
-    if len(feet_lines) >= 2 and 0 < len(in_group) * 2 <= len(feet_lines):
-        return "、".join(f"『{lines[i][-1]}』" for i in feet_lines if i not in in_group)
+    if group is None:
+        return None
+    feet_lines = _rhyme_places(ends)
+    strays = [i for i in feet_lines if group not in feet[i].ping]
+    # at most half the feet in the group, and some: the feet split evenly
+    if strays and len(feet_lines) >= 2 and len(feet_lines) > len(strays) and len(strays) * 2 >= len(feet_lines):
+        return "、".join(f"『{lines[i][-1]}』" for i in strays)
     return None
+
+
+@cache
+def _rhyme_places(ends: tuple[str, ...]) -> tuple[int, ...]:
+    """The lines ending in 平 (the rhyme feet), by ``line_ends``.
+
+    >>> _rhyme_places(line_ends(4, True))
+    (0, 1, 3)
+    """
+    return tuple(i for i, end in enumerate(ends) if end == PING)
 
 
 def judge_chain(a: Analysis, v: Verse) -> list[bool]:
@@ -405,8 +420,11 @@ def judge_positions(a: Analysis, v: Verse, chain_ok: list[bool]) -> list[bool]:
             if mismatch >> j & 1:
                 statuses[j] = WRONG
                 need = std[j]
-                message = f"{where(ln, j + 1)}『{line[j]}』應{need}而{opposite(need)}{_rescue_hint(v, i, j)}。"
-                a.error(ln, j + 1, TONE, message if a.detail else "", Fix(i, j, need))
+                message = (
+                    f"{where(ln, j + 1)}『{line[j]}』應{need}而{opposite(need)}{_rescue_hint(v, i, j)}。"
+                    if a.detail else ""
+                )
+                a.error(ln, j + 1, TONE, message, Fix(i, j, need))
     return inverted
 
 
@@ -518,36 +536,39 @@ def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
 def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
     """拗救 and 一三五不論: the 拗 a 對句 or a 特拗 forgives; free chars, except where one makes 孤平
     (孤平拗救 noted) or 三平尾; 小拗 saved by the 對句 and 三仄尾 noted. An inverted line has no tail rule."""
-    third = v.length - 3
+    third, detail = v.length - 3, a.detail
     third_bit, tail_bits, body_bits = 1 << third, 0b111 << third, _lone_ping_body(a, v.length)
-    masks, mismatches, forgiven_bits = v.masks, v.mismatch, v.forgiven
-    for i, std in enumerate(v.patterns):
-        forgiven = forgiven_bits[i]
-        if forgiven:
+    for i, (std, m, mismatch, forgiven, inverse) in enumerate(zip(v.patterns, v.masks, v.mismatch, v.forgiven,
+                                                                   inverted)):
+        if forgiven and detail:  # a note and a mark: the brief verdict has neither
             _note_forgiven(a, v, i, std)
-        if inverted[i]:
+        if inverse:
             continue
-        tail = std[third:]
+        tail = _TAILS[std]
         if tail == "仄平平":
-            if not masks[i].common_ze & tail_bits:
+            if not m.common_ze & tail_bits:
                 # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
                 _fault_at(a, v, i, third, ZE, TRIPLE_PING_TAIL,
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平，"
-                          f"第{cn_numeral(third + 1)}字宜仄。")
+                          f"第{cn_numeral(third + 1)}字宜仄。" if detail else "")
         elif tail == "仄仄平":
-            if not mismatches[i] and not masks[i].common_ze & tail_bits:
+            if mismatch:
+                continue
+            if not m.common_ze & tail_bits:
                 # 三平尾: the 4th (七言 6th) char 仄 only by a rare reading (蹉 in 「身名良蹉跎」)
                 _fault_at(a, v, i, third + 1, ZE, TRIPLE_PING_TAIL,
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平"
-                          f"（『{v.lines[i][third + 1]}』讀仄為僻讀），第{cn_numeral(third + 2)}字宜仄。")
+                          f"（『{v.lines[i][third + 1]}』讀仄為僻讀），第{cn_numeral(third + 2)}字宜仄。"
+                          if detail else "")
             # 孤平 (or its 拗救) needs at most two 平 besides the rhyme: most lines have more
-            elif not mismatches[i] and (masks[i].common_ping & body_bits).bit_count() <= 2:
+            elif (m.common_ping & body_bits).bit_count() <= 2:
                 _lone_ping(a, v, i)
         elif tail == "平平仄":
-            # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句
-            if not masks[i].common_ping & third_bit and not forgiven and i % 2 == 0:
+            # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句;
+            # only a note and a mark, which the brief verdict does not give
+            if detail and not m.common_ping & third_bit and not forgiven and i % 2 == 0:
                 _small_ao(a, v, i)
-        elif not masks[i].common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
+        elif not m.common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
             message = (
                 f"三仄尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆仄，可用，聲調稍促。"
                 if a.detail else ""
@@ -605,7 +626,10 @@ def _lone_ping(a: Analysis, v: Verse, i: int) -> None:
         free = "（第一字不論）" if length == 7 and a.lone_ping == LonePing.WANGLI else ""
         _fault_at(a, v, i, lone, PING, LONE_PING,
                   f"犯孤平：第{cn_numeral(i + 1)}句{free}除韻腳外只有一個平聲字，"
-                  f"第{cn_numeral(lone + 1)}字『{line[lone]}』宜平（或第{cn_numeral(third + 1)}字用平聲相救）。")
+                  f"第{cn_numeral(lone + 1)}字『{line[lone]}』宜平（或第{cn_numeral(third + 1)}字用平聲相救）。"
+                  if a.detail else "")
+    elif not a.detail:
+        return  # 孤平拗救 is only a note and a mark, which the brief verdict does not give
     elif not common_ping >> lone & 1 and common_ping & (1 << third) and (body & ~(1 << third)).bit_count() <= 1:
         a.statuses[i][lone] = RESCUED
         a.notes.append(f"第{cn_numeral(i + 1)}句孤平拗救：第{cn_numeral(lone + 1)}字『{line[lone]}』仄，"
@@ -613,11 +637,12 @@ def _lone_ping(a: Analysis, v: Verse, i: int) -> None:
 
 
 def _fault_at(a: Analysis, v: Verse, i: int, j: int, need: str, kind: Kind, message: str) -> None:
-    """A free position that breaks a rule of the line: marked, required, a fault that a char can mend."""
+    """A free position that breaks a rule of the line: marked, required, a fault that a char can mend
+    (``message``: "" when the analysis words nothing)."""
     a.statuses[i][j] = WRONG
     a.required[i][j] = need
     v.broken.add(i)
-    a.error(i + 1, j + 1, kind, message if a.detail else "", Fix(i, j, need))
+    a.error(i + 1, j + 1, kind, message, Fix(i, j, need))
 
 
 def note_doubtful(a: Analysis, v: Verse) -> None:
@@ -637,8 +662,10 @@ def note_doubtful(a: Analysis, v: Verse) -> None:
         for j in range(v.length):
             if doubt >> j & 1:
                 tone = PING if want_ping >> j & 1 else ZE
-                message = f"{where(i + 1, j + 1)}『{v.lines[i][j]}』讀{tone}聲為少用之讀音，請自校。"
-                a.remark(i + 1, j + 1, DOUBTFUL, message if a.detail else "")
+                message = (
+                    f"{where(i + 1, j + 1)}『{v.lines[i][j]}』讀{tone}聲為少用之讀音，請自校。" if a.detail else ""
+                )
+                a.remark(i + 1, j + 1, DOUBTFUL, message)
 
 
 def note_ancient_reading(a: Analysis, v: Verse) -> None:

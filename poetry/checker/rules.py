@@ -14,11 +14,18 @@ their rhyme only; then 重字 and chars the rhyme book lacks, whatever the form.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
+from operator import attrgetter
+
 from poetry.checker.analysis import NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
 from poetry.checker.regulated import analyse_regulated
 from poetry.checker.report import Kind, LonePing, Status
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
 from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape, line_pattern
+
+#: A finding's place (line, char): the order the findings are reported in.
+_PLACE = attrgetter("line", "pos")
 
 
 def _length_of(lines: list[str]) -> int | None:
@@ -74,7 +81,7 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
         _unknown_chars(a, lines, entries)
     a.regulated = not a.ancient and not a.has_errors()
     if len(a.findings) > 1:
-        a.findings.sort(key=lambda f: (f.line, f.pos))
+        a.findings.sort(key=_PLACE)
     return a
 
 
@@ -120,7 +127,7 @@ def analyse_declared(lines: list[str], entries: list[list[Entry]], table: BookTa
     if any(e.code & UNKNOWN for row in entries for e in row):
         _unknown_chars(a, lines, entries)
     a.regulated = not a.ancient and not a.has_errors()
-    a.findings.sort(key=lambda f: (f.line, f.pos))
+    a.findings.sort(key=_PLACE)
     return a
 
 
@@ -178,26 +185,30 @@ def _unknown_chars(a: Analysis, lines: list[str], entries: list[list[Entry]]) ->
 def _repeated_chars(a: Analysis, lines: list[str], chars: set[str] | None = None) -> None:
     """重字: the same char twice in a poem, except reduplications (萋萋, 歷歷): each later use is noted
     with the place of the first (``chars``: the set of the poem's chars, when made: no repeat if as many)."""
-    if chars is not None and len(chars) == sum(map(len, lines)):
+    joined = "".join(lines)
+    if chars is not None and len(chars) == len(joined):
         return
     seen: set[str] = set()
     see = seen.add
-    repeated = [c for c in "".join(lines) if c in seen or see(c)]  # set.add returns None: each char seen once
+    repeated = [c for c in joined if c in seen or see(c)]  # set.add returns None: each char seen once
     if not repeated:
         return
     detail, add = a.detail, a.findings.append
+    starts = list(accumulate(map(len, lines), initial=0))  # line i is joined[starts[i]:starts[i + 1]]
     for c in dict.fromkeys(repeated):
         first: tuple[int, int] | None = None
-        for i, line in enumerate(lines):
-            j = line.find(c)
-            while j >= 0:
-                if not ((j and line[j - 1] == c) or (j + 1 < len(line) and line[j + 1] == c)):  # not a 疊字
-                    if first is None:
-                        first = (i, j)
-                    else:
-                        message = f"重字：『{c}』已見於{where(first[0] + 1, first[1] + 1)}。" if detail else ""
-                        add(Finding(i + 1, j + 1, Kind.REPEATED_CHAR, NOTE, message))
-                j = line.find(c, j + 1)
+        k = joined.find(c)  # the poem searched once per char, not line by line
+        while k >= 0:
+            i = bisect_right(starts, k) - 1
+            begin, end = starts[i], starts[i + 1]
+            # not a 疊字 (the same char next to it in its line); startswith takes no char out of the text
+            if not ((k > begin and joined.startswith(c, k - 1)) or (k + 1 < end and joined.startswith(c, k + 1))):
+                if first is None:
+                    first = (i, k - begin)
+                else:
+                    message = f"重字：『{c}』已見於{where(first[0] + 1, first[1] + 1)}。" if detail else ""
+                    add(Finding(i + 1, k - begin + 1, Kind.REPEATED_CHAR, NOTE, message))
+            k = joined.find(c, k + 1)
 
 
 def _analyse_six(a: Analysis, lines: list[str], entries: list[list[Entry]]) -> None:
