@@ -17,6 +17,8 @@ POEMS = [
     ("登高", "風急天高猿嘯哀，渚清沙白鳥飛回。無邊落木蕭蕭下，不盡長江滾滾來。"
              "萬里悲秋常作客，百年多病獨登臺。艱難苦恨繁霜鬢，潦倒新停濁酒杯。"),
     ("秋夜寄友", "一夜西風吹鬢髮，爲君惆悵倚闌干。梧桐葉落秋聲裏，後會何年月下看。"),
+    # 鬆: 简体 writes 鬆 and 松 alike, so the models read the 繁 poem among both forms as they read its 简体
+    ("竹石", "咬定青山不放鬆，立根原在破巖中。千磨萬擊還堅勁，任爾東西南北風。"),
     # 澄江: OpenCC's phrase table writes 简体 澄江 as the county 澂江; the poet's 澄 must stay a choice
     ("登快閣", "癡兒了卻公家事，快閣東西倚晚晴。落木千山天遠大，澄江一道月分明。"
                "朱弦已爲佳人絕，青眼聊因美酒橫。萬里歸船弄長笛，此心吾與白鷗盟。"),

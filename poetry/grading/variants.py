@@ -27,7 +27,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Mapping
 
-from poetry.text import ParsedPoem, detect_script, to_traditional
+from poetry.text import ParsedPoem, detect_script, to_simplified, to_traditional, traditional_candidates
 
 #: The table of canonical forms in data/.
 FORMS_FILE = "grading_forms.tsv"
@@ -104,12 +104,28 @@ def read_for_grading(parsed: ParsedPoem, title: str | None) -> GradedText:
     shown = tuple(line for line, _ in kept)
     lines = []
     for line, alts in kept:
+        if parsed.script != "hans":  # a 繁 char is read among the forms its 简体 stands for, as 简体 input is
+            alts = tuple(_simplified_forms(ch) for ch in line)
         options = [_forms_at(a) for a in alts]
         lines.append(_choose(canonical(line), options) if any(len(o) > 1 for o in options) else canonical(line))
-    if title and (parsed.script == "hans" or detect_script(title) == "hans"):
-        converted = to_traditional(title)
+    shown_title = title
+    if title:  # the title through 简体 and back, whatever its script: 鬆 and 松 are one title
+        converted = to_traditional(to_simplified(title) if detect_script(title) != "hans" else title)
         title = converted if len(converted) == len(title) else title
-    return GradedText(tuple(lines), canonical(title) if title else title, shown, title)
+        if parsed.script == "hans" or detect_script(shown_title) == "hans":
+            shown_title = title
+    return GradedText(tuple(lines), canonical(title) if title else title, shown, shown_title)
+
+
+def _simplified_forms(char: str) -> tuple[str, ...]:
+    """The traditional forms a 繁 char's 简体 may stand for, the char itself first (鬆 → 鬆 松: 简体 writes both
+    松), so that the models read a 繁 poem exactly as they read its 简体.
+
+    >>> _simplified_forms("鬆"), _simplified_forms("山")
+    (('鬆', '松'), ('山',))
+    """
+    simple = to_simplified(char)
+    return traditional_candidates(simple, chosen=char) if len(simple) == 1 else (char,)
 
 
 _QUOTE = re.compile(r"「([^「」]+)」")
