@@ -106,10 +106,11 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
     word_chars(table_for(book))
     # workers - 1 forked children check the later shares while this process checks the first: no pool,
     # no feeder threads contending for this process's GIL, each share's output sent back in one piece
-    share = -(-len(raw_lines) // workers)
-    shares = [raw_lines[k : k + share] for k in range(share, len(raw_lines), share)]
+    first = int(len(raw_lines) * SHARE_FRACTION) if workers == 2 else -(-len(raw_lines) // workers)
+    share = -(-(len(raw_lines) - first) // (workers - 1))
+    shares = [raw_lines[k : k + share] for k in range(first, len(raw_lines), share)]
     children = [_fork_share(lines, book, form, lone_ping) for lines in shares]
-    write(_checked(raw_lines[:share], book, form, lone_ping))
+    write(_checked(raw_lines[:first], book, form, lone_ping))
     for (pid, fd), lines in zip(children, shares):
         with os.fdopen(fd, "rb") as pipe:
             out = pipe.read().decode("utf-8")
@@ -120,6 +121,13 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
 def _checked(lines: list[str], book: Any, form: str | None, lone_ping: str | None) -> str:
     """The batch output of ``lines`` as one text, a line each."""
     return "".join(line + "\n" for line in check_jsonl_lines(lines, book, form, lone_ping))
+
+
+#: The parent's share of a two-process batch. The forked child starts cold (its first writes copy the pages it
+#: shares with the parent, its caches fill again), so an even split leaves the parent waiting: 58% of the
+#: lines for the warm parent made the batch of 10,000 Tang poems 7% faster in wall time (median of 12 runs
+#: interleaved with the even split, scripts/bench_peer.py's poems: 0.45 → 0.42 s; 0.42 or 0.62 are slower).
+SHARE_FRACTION = 0.58
 
 
 def _fork_share(lines: list[str], book: Any, form: str | None, lone_ping: str | None) -> tuple[int, int]:
