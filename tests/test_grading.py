@@ -343,3 +343,10 @@ def test_the_grade_judges_tones_by_the_rounds_rhyme_book():
         suggested = entry["suggestion"]["criteria"]["平仄和暢"].get("faults") or []
         assert bool(entry["faults"]) is faulty and bool(suggested) is faulty
         assert (entry["suggestion"]["grade"] in ("下品", "荒牌")) is faulty
+
+
+def test_a_poem_whose_title_was_lost_is_never_off_its_title():
+    """闕題 (the title lost, as 唐詩三百首 prints 劉昚虛's poem) asks nothing of the poem: no 離題 reason."""
+    poem = "道由白雲盡，春與青溪長。時有落花至，遠隨流水香。閒門向山路，深柳讀書堂。幽映每白日，清輝照衣裳。"
+    assert not any("離題" in r for r in grade_poem(poem, title="闕題").reasons)
+    assert any("離題" in r for r in grade_poem(poem, title="塞下曲").reasons)
