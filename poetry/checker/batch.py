@@ -19,6 +19,11 @@ from poetry.forms import declared_form
 
 #: Inputs of at least this many lines are checked by two processes.
 _PARALLEL_FROM = 6000
+#: The parent's share of a two-process batch. The forked child starts cold (its first writes copy the pages it
+#: shares with the parent, its caches fill again), so an even split leaves the parent waiting: 58% of the
+#: lines for the warm parent made the batch of 10,000 Tang poems 7% faster in wall time (median of 12 runs
+#: interleaved with the even split, scripts/bench_peer.py's poems: 0.45 → 0.42 s; 0.42 or 0.62 are slower).
+SHARE_FRACTION = 0.58
 
 
 def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: str | None = None,
@@ -121,13 +126,6 @@ def run_jsonl(raw_lines: list[str], rhyme_book: str, write, workers: int | None 
 def _checked(lines: list[str], book: Any, form: str | None, lone_ping: str | None) -> str:
     """The batch output of ``lines`` as one text, a line each."""
     return "".join(line + "\n" for line in check_jsonl_lines(lines, book, form, lone_ping))
-
-
-#: The parent's share of a two-process batch. The forked child starts cold (its first writes copy the pages it
-#: shares with the parent, its caches fill again), so an even split leaves the parent waiting: 58% of the
-#: lines for the warm parent made the batch of 10,000 Tang poems 7% faster in wall time (median of 12 runs
-#: interleaved with the even split, scripts/bench_peer.py's poems: 0.45 → 0.42 s; 0.42 or 0.62 are slower).
-SHARE_FRACTION = 0.58
 
 
 def _fork_share(lines: list[str], book: Any, form: str | None, lone_ping: str | None) -> tuple[int, int]:

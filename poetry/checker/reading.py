@@ -21,8 +21,6 @@ _CLEAN = re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“�
 _BREAKS = re.compile(r"[，。？！；、,.?!;：:\s\u3000「」『』“”\"'·…—]+")
 
 
-
-
 @cache
 def _simplified_bmp() -> re.Pattern:
     """A class of the chars of the Basic Multilingual Plane only simplified script uses, and of every char

@@ -110,13 +110,15 @@ def read_for_grading(parsed: ParsedPoem, title: str | None) -> GradedText:
         lines.append(_choose(canonical(line), options) if any(len(o) > 1 for o in options) else canonical(line))
     shown_title = title
     if title:  # the title through 简体 and back, whatever its script: 鬆 and 松 are one title
-        converted = to_traditional(to_simplified(title) if detect_script(title) != "hans" else title)
+        hans = detect_script(title) == "hans"
+        converted = to_traditional(title if hans else to_simplified(title))
         title = converted if len(converted) == len(title) else title
-        if parsed.script == "hans" or detect_script(shown_title) == "hans":
+        if hans or parsed.script == "hans":  # a 简体 title is shown in the 繁 the body is shown in
             shown_title = title
     return GradedText(tuple(lines), canonical(title) if title else title, shown, shown_title)
 
 
+@cache
 def _simplified_forms(char: str) -> tuple[str, ...]:
     """The traditional forms a 繁 char's 简体 may stand for, the char itself first (鬆 → 鬆 松: 简体 writes both
     松), so that the models read a 繁 poem exactly as they read its 简体.
