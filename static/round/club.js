@@ -5,6 +5,7 @@
  */
 import { $, el, fill, readJSON, api } from "../common.js";
 import { isHost, notice, plays } from "./seats.js";
+import { loadDraft } from "./draft.js";
 
 const C = readJSON("club-strings", {});
 
@@ -123,7 +124,8 @@ export function wireClub(page) {
     if (!window.confirm(C.confirmWithdraw)) return;
     api("POST", page.base + "/withdraw", {}).then((r) => {
       if (!r.ok) { notice(r.detail || C.networkError); return; }
-      window.location.reload();  // the draft comes back unlocked, with its text
+      // the draft comes back unlocked, with its text, before anything else on the page moves
+      loadDraft(page).then(() => page.refresh());
     });
   });
   $("rematch-button").addEventListener("click", () => {

@@ -110,6 +110,7 @@ export function setLocked(page, locked) {
   $("poem-text").readOnly = locked;
   $("submit-button").hidden = locked;
   $("submitted-note").hidden = !locked;
+  if (!locked) $("withdraw-button").hidden = true;  // nothing handed in to take back
   if (locked) setSaveStatus(page.S.locked, "ok");
 }
 
@@ -117,6 +118,7 @@ export function setLocked(page, locked) {
 export function loadDraft(page) {
   if (!plays(page) || page.state.phase !== "dealt") return Promise.resolve();
   return api("GET", page.base + "/draft").then((r) => {
+    $("submit-button").disabled = false;  // 交卷 waits for the saved text: never hands in an empty page
     if (!r.ok) return;
     const d = r.data;
     const draft = page.draft;
