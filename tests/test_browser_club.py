@@ -205,6 +205,19 @@ def test_a_player_withdraws_and_the_others_see_it_live(served_round, new_page):
     assert player.locator("#poem-text").is_editable() and player.input_value("#poem-text") == handed_in
     assert player.locator("#withdraw-button").is_hidden()
     shot(player, "club-withdrawn-phone", full_page=False)
+    # on a slow line 交卷 waits for the saved draft: an empty page is never handed in
+    held = []
+    player.route("**/draft", lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
+    player.reload()
+    for _ in range(200):
+        if held:
+            break
+        player.wait_for_timeout(50)
+    assert held and player.locator("#submit-button").is_disabled()
+    held[0].continue_()
+    player.wait_for_selector("#submit-button:not([disabled])", timeout=8000)
+    assert player.input_value("#poem-text") == handed_in
+    player.unroute("**/draft")
     # once the 詩伯 has graded a poem it can no longer be taken back
     assert other.locator("#withdraw-button").is_visible()
     api(base, "POST", f"/api/rounds/{code}/grades", {"seat": 3, "grade": "中品"}, tokens[1])
