@@ -440,14 +440,37 @@ def _rescue_hint(v: Verse, i: int, j: int) -> str:
     """
     length = v.length
     fourth = length - 2
-    if j == fourth and v.ends[i] == ZE and v.patterns[i][j] == ZE and v.masks[i].may_ze >> j & 1:
-        # 特拗 without its condition, fit only by a rare 仄 (line_costs): the reading is the poet's to confirm
-        first = "三" if length == 7 else "一"
-        return f"（特拗須第{first}字平；『{v.lines[i][j]}』若讀仄聲則合律，請自校）"
+    if j == fourth and v.ends[i] == ZE and v.patterns[i][j] == ZE:
+        return _te_ao_hint(v, i)
     if j != fourth or v.ends[i] != ZE or i % 2 or i + 1 >= len(v.lines) or v.patterns[i][j] != PING:
         return ""
     third = length - 3
     return f"（大拗：對句第{cn_numeral(third + 1)}字『{v.lines[i + 1][third]}』用平聲可救）"
+
+
+def _te_ao_hint(v: Verse, i: int) -> str:
+    """特拗 without its condition (仄平仄平仄, 七言 仄仄仄平仄平仄: 王力《詩詞格律》 wants the 1st/七言 3rd char
+    平): what would pass. A 4th (七言 6th) char 仄 by a rare reading is the poet's to confirm; a 對句 平仄仄平平
+    (its 1st/七言 3rd char 平) is the rescue 董文渙《聲調四譜》 allows, named but not accepted (王力 is the rule).
+
+    >>> from poetry.checker import check_poem
+    >>> check_poem("故人具雞黍，邀我至田家。綠樹村邊合，青山郭外斜。").violations[0].message
+    '第一句第四字『雞』應仄而平（特拗須第一字平；董文渙《聲調四譜》許對句首字『邀』平聲相救）。'
+    """
+    length, masks = v.length, v.masks[i]
+    first, third, fourth = length - 5, length - 3, length - 2
+    if not masks.common_ze >> third & 1 or masks.common_ping >> first & 1:
+        return ""  # not the 特拗 shape: a plain fault
+    where_first = "三" if length == 7 else "一"
+    if masks.may_ze >> fourth & 1:
+        # fit only by a rare 仄 (line_costs): the reading is the poet's to confirm
+        return f"（特拗須第{where_first}字平；『{v.lines[i][fourth]}』若讀仄聲則合律，請自校）"
+    if i % 2 == 0 and i + 1 < len(v.lines) and v.masks[i + 1].common_ping >> first & 1:
+        # 董文渙《聲調四譜》: 仄平仄平仄 is 拗極, and the 下句 must then be 平仄仄平平
+        mate = v.lines[i + 1][first]
+        head = "首" if length == 5 else "第三"
+        return f"（特拗須第{where_first}字平；董文渙《聲調四譜》許對句{head}字『{mate}』平聲相救）"
+    return f"（特拗須第{where_first}字平）"
 
 
 def judge_foot(a: Analysis, v: Verse) -> None:
