@@ -440,12 +440,16 @@ HAND_RARE_TONES = {"徵": "仄"}
 #: Second pass (any two 平 groups, docs/READINGS_AUDIT.md "Second pass"): a group too few feet take for a real
 #: second reading (吾 麻 0 of 12: 吾 was offered at 麻 feet and passed there unseen; 矜 qín 眞 and guān 刪,
 #: 衙 yú 魚, 區 ōu 尤, 麽 yāo 蕭, 醅 尤). Proposed but kept: 殷 文 (殷勤 yīn, the char's main sense).
+#: planted13: 薺 支 is 疾資切 (= 茨, 蒺藜), a name of the caltrop met only in the 詩經's 牆有茨 readings; verse
+#: writes 薺 for 薺菜/薺麥 (上聲八薺, 其甘如薺). Too few strict uses to learn, so its 平 passed as common and
+#: rescued a 大拗 (風生薺麥芽 saving 月合天道至).
 AUDIT_RARE_GROUPS = {
     "逢": ("上平一東",), "陶": ("下平二蕭",), "囂": ("下平四豪",), "提": ("上平四支",),
     "娃": ("上平九佳",), "函": ("下平十三覃",), "於": ("上平七虞",),
     "吾": ("下平六麻",), "矜": ("上平十一眞", "上平十五刪"), "衙": ("上平六魚",), "區": ("下平十一尤",),
     "麽": ("下平二蕭",), "醅": ("下平十一尤",),
     "輿": ("去聲六御",), "峨": ("上聲二十哿",), "單": ("下平一先",), "澌": ("上平八齊",),
+    "薺": ("上平四支",),
 }
 #: Readings of the 平水韻 that the source table lacks, added by hand from the rhyme book itself:
 #: 衰 cuī (等衰, 鬢毛衰 rhyming with 回/來) stands in 上平十灰 as well as 上平四支.

@@ -367,6 +367,21 @@ def test_unrescued_da_ao_names_the_rescue():
     assert _errors(DENGGUAN.replace("依山", "依水").replace("入海", "歸海")) == []  # 對句 rescues it
 
 
+#: 全唐詩: 月合天剛至，風生薺麥芽 (薺麥: shepherd's purse, 上聲八薺)
+JI_MAI = "月合天剛至，風生薺麥芽，土公親祭祀，埏埴養金砂，桂影圓霄漢，曦和韻紫霞，鴻來玄鳥去，將見水中楂。"
+
+
+def test_da_ao_is_not_saved_by_the_rare_ping_of_ji():
+    """薺 is 平 only as 疾資切 (= 茨, the caltrop), a rare reading: 風生薺麥芽 does not rescue a 大拗."""
+    assert check_lines_brief(JI_MAI)["regulated"]
+    planted = JI_MAI.replace("天剛至", "天道至")  # 仄仄平仄仄 in the 出句
+    report = check_poem(planted)
+    assert _errors(planted) == [(1, 4, "tone")]
+    assert not any("大拗" in n and "相救" in n for n in report.notes)
+    # the same 大拗 with a 平 char in the 對句 is saved (大拗 對句相救)
+    assert _errors(planted.replace("薺麥", "蕎麥")) == []
+
+
 def test_seven_character_lone_ping_by_wang_li_or_lenient():
     text = DENG_GAO.replace("不盡長江滾滾來", "平日一聲敗葉來")  # core 仄平仄仄平, 1st char 平
     assert _errors(text) == [(4, 3, "lone_ping")]  # 王力: the 1st char neither counts nor rescues
