@@ -160,6 +160,14 @@ CURATED: tuple[Curated, ...] = (
     Curated("不禁", 1, "下平十二侵", "禁 jīn, to bear (居吟切)"),
     Curated("五更", 1, "下平八庚", "更 gēng, a night watch (古行切)"),
     Curated("三更", 1, "下平八庚", "更 gēng, a night watch"),
+    Curated("二更", 1, "下平八庚", "更 gēng, a night watch"),
+    Curated("四更", 1, "下平八庚", "更 gēng, a night watch (城月四更上: not 更上)"),
+    # 更 gèng, the adverb "still more, again" (居孟切), before the verbs, modals and negations it governs
+    # (更上一層樓) and the adjectives it raises (更細看); not before the states of a night watch (更深, 更長, 更闌,
+    # 更殘, 更遲, 更寒, 更遠, 更急, 更切, 更閑, 更近: 報更遲, 聞更遠, 持更切 are the watch, gēng) nor 新 生 (to renew)
+    *(Curated("更" + c, 0, "去聲二十四敬", "更 gèng, still more, again (居孟切)")
+      for c in "無不有欲須將待把覺是能堪應莫可添憐聞似如在得教遣作上"
+               "多清香明高哀青鮮愁紅悲頻輕微奇濃稀狂堅傷遙幽圓細好苦難白綠黃寬低孤空眞親妍歡迷繁"),
     Curated("縣令", 1, "去聲二十四敬", "令 lìng, the magistrate (力政切)"),
     Curated("教坊", 0, "去聲十九效", "教 jiào, the court music school (古孝切)"),
     Curated("曲調", 1, "去聲十八嘯", "調 diào, a tune (徒弔切)"),

@@ -423,16 +423,9 @@ def test_prosody_cases(case):
 
 
 SONG_CASES = json.loads((Path(__file__).parent / "data" / "prosody_cases_song.json").read_text(encoding="utf-8"))
-#: 更 in 夜半挑燈更細看 is the adverb (去聲), which no word fixes: the checker reads it 平 and lets it rescue 通萬古.
-SONG_OPEN = {"大拗:病起書懷:出師一表通萬古"}
 
 
-@pytest.mark.parametrize(
-    "case",
-    [pytest.param(c, marks=pytest.mark.xfail(strict=True)) if c["id"] in SONG_OPEN else c
-     for c in SONG_CASES["cases"] if not c.get("disputed")],
-    ids=lambda c: c["id"],
-)
+@pytest.mark.parametrize("case", [c for c in SONG_CASES["cases"] if not c.get("disputed")], ids=lambda c: c["id"])
 def test_song_prosody_cases(case):
     report = check_poem(case["text"], lone_ping=case.get("gu_ping"))
     errors = {(v.line, v.pos) for v in report.violations if v.severity == "error"}
@@ -474,3 +467,4 @@ def test_a_te_ao_line_reads_its_last_char_once():
     assert [(v.line, v.pos, v.kind) for v in r.violations if v.line == 7] == []
     plain = check_poem("社後辭巢燕，霜前別蔕蓬。願爲蝴蝶夢，飛去覓關中。")
     assert [(v.line, v.pos, v.kind) for v in plain.violations] == [(3, 5, "rhyme")]
+

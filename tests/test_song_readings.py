@@ -91,3 +91,26 @@ def test_the_fixes_do_not_open_the_other_tone():
     # outside 尚書
     assert _errors("白日依山盡，黃喻入海流。欲窮千里目，更上一層樓。") == [(2, 2, "tone")]
     assert _errors("白日依山盡，黃尚入海流。欲窮千里目，更上一層樓。") == [(2, 2, "tone")]
+
+
+@pytest.mark.parametrize(
+    ("line", "place", "group"),
+    [
+        ("夜半挑燈更細看", 4, "去聲二十四敬"),  # 陸游《病起書懷》: 更 gèng, still more (the adverb)
+        ("更上一層樓", 0, "去聲二十四敬"),  # 王之渙《登鸛雀樓》
+        ("今古更無第二人", 2, "去聲二十四敬"),
+        ("城月四更上", 3, "下平八庚"),  # 四更, the fourth watch: not 更上
+        ("三更鼓角聲", 1, "下平八庚"),
+    ],
+)
+def test_geng_the_adverb_and_geng_the_watch(line, place, group):
+    assert fixed_readings(line)[place].group == group
+
+
+def test_the_adverb_geng_cannot_rescue_a_da_ao():
+    # 陸游《病起書懷》 with 通萬古 planted for 真名世: the 大拗 needs a 平 fifth char in the 對句, and 更細看's 更 is
+    # the adverb, 去聲
+    poem = ("病骨支離紗帽寬，孤臣萬里客江干。位卑未敢忘憂國，事定猶須待闔棺。"
+            "天地神靈扶廟社，京華父老望和鑾。出師一表{}，夜半挑燈更細看。")
+    assert _errors(poem.format("眞名世")) == []
+    assert _errors(poem.format("通萬古")) == [(7, 6, "tone")]
