@@ -62,3 +62,12 @@ def test_true_mismatch_still_off_its_title(title):
     g = grade_poem(SU_SHI, title=title)
     assert g.grade in ("下品", "荒牌")
     assert any(r.startswith("離題") for r in g.reasons), g.reasons
+
+
+def test_explanation_reads_the_topical_part():
+    """The formula's and the name's characters are not what a body answers (before: 題中「次韻」，詩以「約」應之)."""
+    body = ("月明驚鵲未安枝，一棹飄然影自隨。江上秋風無限浪，枕中春夢不多時。"
+            "瓊林花草聞前語，罨畫溪山指後期。豈敢便為雞黍約，玉堂金殿要論思。")  # 蘇軾《次韻蔣穎叔》
+    words = grade_poem(body, title="次韻王定國南遷回見寄").criteria["貼題"]["explanation"]
+    cited = [w.split("」")[0] for w in words.split("題中「")[1:]]
+    assert cited and not any(ch in "次韻王定國見寄" for w in cited for ch in w), words

@@ -171,9 +171,9 @@ def explain_ends(p: float, lines: list[str], coherence: float | None = None) -> 
 
 
 def explain_relevance(p: float, title: str, lines: list[str], backed: float | None = None) -> str:
-    """貼題 in words: which of the title's words the body answers and where (title_meaning.answers), the title's
-    characters it writes, and whether they are backed by the rest of the poem (``backed``: the rescue
-    calibrator's probability, None when the body writes none of them).
+    """貼題 in words: which of the title's words the body answers and where (title_meaning.answers, in the title's
+    topical part: title_parts.read_title), the title's characters it writes, and whether they are backed by
+    the rest of the poem (``backed``: the rescue calibrator's probability, None when the body writes none).
 
     >>> explain_relevance(0.9, "對雪", ["六出飛花入戶時", "坐看青竹變瓊枝", "如今好上高樓望", "蓋盡人間惡路岐"])[:8]
     '題中「雪」，詩以'
@@ -185,8 +185,9 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
     if parts.asks_little:  # 次韻子由: the occasion and the person, the subject is the poem answered
         said = "、".join(parts.formula + parts.addressee)
         return f"題目「{title}」只記酬唱之事（{said}），不限題材，貼題只作參考。"
-    hits = [ch for ch in dict.fromkeys(title) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
-    found = [a for a in answers(title, lines) if a.pmi >= ANSWER_PMI or band is not Band.POOR]
+    asked = parts.topic  # the formulas and the names are not what the body answers (次韻, 秦觀)
+    hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
+    found = [a for a in answers(asked, lines) if a.pmi >= ANSWER_PMI or band is not Band.POOR]
     said = "；".join(f"題中「{a.unit}」，詩以「{a.char}」應之（「{a.line}」）" for a in found)
     said = said + "；" if said else ""
     if hits and backed is not None and backed < 0.5:
