@@ -1,4 +1,4 @@
-"""A title read into its topical part and its occasion: the formula (次韻, 和, 見寄, 送 … 之官) and the addressee.
+"""A title read into its topical part, its formulas (次韻, 和, 見寄) and its addressee (子由, 杜少府).
 
 Song titles are often occasion formulas that say little of the poem's matter: 次韻子由, 和王鞏見寄, 送張十二之官洛陽.
 貼題 should read what the title asks the poem to treat — the place and the matter (洛陽, 南遷, 雪) — and not the
@@ -6,8 +6,10 @@ person's name, whose rare characters the title statistics overrate, nor the form
 and name asks little, like 無題.
 
 The patterns are the tradition's (the formulas and offices listed here); the surnames are learned from 全唐詩's titles
-by scripts/build_title_names.py (data/title_names.json). A verb of address (送, 寄, 懷 …) is a formula only when a
-person follows it: 送春 and 懷古 keep their verb as topic.
+by scripts/build_title_names.py (data/title_names.json). A verb of address (和, 同, 陪, 過 …) is a formula only when
+a person follows it; the words of the occasion (送, 寄, 懷, 哭, 之官) are the matter and stay in the topic (a farewell,
+a letter, a mourning). The combined score does not use the parse (see docs/BENCHMARKS.md, songtitle14): the rubric's
+離題 and 貼題's explanation do.
 """
 
 from __future__ import annotations
@@ -51,8 +53,8 @@ KIN = tuple(("舍弟 家兄 從兄 從弟 從姪 族姪 族兄 族弟 諸公 諸
 
 @dataclass(frozen=True)
 class TitleParts:
-    """A title read: ``topic``, what it asks the poem to treat; ``formula``, the occasion's formulas it
-    writes; ``addressee``, the persons it names."""
+    """A title read: ``topic``, what it asks the poem to treat (the occasion's words, the place, the matter);
+    ``formula``, the formulas it writes that name no matter; ``addressee``, the persons it names."""
 
     topic: str
     formula: tuple[str, ...] = ()
@@ -71,6 +73,7 @@ def _surnames() -> frozenset[str]:
 
 
 def _alternation(words: tuple[str, ...]) -> str:
+    """A regular-expression alternation of the words, longest first (次韻 before 韻)."""
     return "|".join(sorted(words, key=len, reverse=True))
 
 
