@@ -268,9 +268,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--declare", action="store_true",
                         help="grade the anthology's 古詩・樂府 (and their copies) as declared 古體")
     parser.add_argument("--song", type=int, default=1000, help="with --only song: how many 全宋詩 poems")
-    parser.add_argument("--only", choices=["all", "quick", "anthology", "title", "song"], default="all",
+    parser.add_argument("--only", choices=["all", "quick", "anthology", "title", "song", "tang"], default="all",
                         help="quick: only the graded set and variant invariance (no corpus); anthology: only the "
-                             "anthologist's choice; title: only the 貼題 probe set; song: real against broken on "
+                             "anthologist's choice; tang: only 唐詩三百首 real against broken; "
+                             "title: only the 貼題 probe set; song: real against broken on "
                              "全宋詩 (tang_corpus.DEFAULT_SONG, not in the repo)")
     parser.add_argument("--graded", action="append", metavar="FILE",
                         help="a graded set to report (repeatable; default: all of GRADED_SETS)")
@@ -285,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         for path in args.graded or GRADED_SETS:
             graded_set(path, args.show)
         variant_invariance()
-    if args.only == "all":
+    if args.only in ("all", "tang"):
         real_against_broken(Path(args.corpus), args.limit, args.declare)
     if args.only == "song":
         real_against_broken(Path(args.corpus), args.limit, song=args.song)

@@ -259,7 +259,7 @@ def test_normalise_title_ignores_numbering_and_punctuation():
     assert normalise_title("秋興八首 其一") == normalise_title("秋興八首·其二") == "秋興"
 
 
-@pytest.mark.parametrize("module", ["", ".criteria", ".diction", ".measures", ".models", ".rubric"])
+@pytest.mark.parametrize("module", ["", ".criteria", ".diction", ".measures", ".models", ".rubric", ".title_parts"])
 def test_grading_doctests_hold(module):
     import doctest
     import importlib

@@ -66,8 +66,10 @@ from poetry.grading.measures import (
     features,
     parallel_score,
     suspicious_chars,
+    title_demand,
     title_information,
     title_pair_score,
+    title_topic,
 )
 from poetry.grading.models import _model, combined_score, reload_models, warm_up
 from poetry.grading.rubric import (
@@ -124,8 +126,10 @@ __all__ = [
     "scored",
     "suggest_grade",
     "suspicious_chars",
+    "title_demand",
     "title_information",
     "title_pair_score",
+    "title_topic",
     "warm_up",
 ]
 
@@ -187,7 +191,7 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     written, criteria, form_name = measure_written(text, title, hand, form, rhyme_book)
     lines, title = list(written.shown_lines), written.shown_title
     score, taste = scored(written, criteria)
-    info = 0.0 if clean_title(title) in GENERIC_TITLES else title_information(title)  # 無題 asks nothing
+    info = 0.0 if clean_title(title) in GENERIC_TITLES else title_demand(title)  # 無題, 次韻子由 ask nothing
     grade, reasons = suggest_grade(score, criteria, thresholds, info)
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines),
                  MappingProxyType(taste) if taste else None)

@@ -22,6 +22,7 @@ from poetry.grading.measures import _cos, _text_vector, aligned_fit, couplet_fea
 from poetry.grading.models import _vectors
 from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
 from poetry.grading.title_meaning import _NO_SUBJECT, answers
+from poetry.grading.title_parts import read_title
 
 #: A character the detector suspects at least this much is named as out of place.
 SUSPECT = 0.6
@@ -170,9 +171,9 @@ def explain_ends(p: float, lines: list[str], coherence: float | None = None) -> 
 
 
 def explain_relevance(p: float, title: str, lines: list[str], backed: float | None = None) -> str:
-    """貼題 in words: which of the title's words the body answers and where (title_meaning.answers), the title's
-    characters it writes, and whether they are backed by the rest of the poem (``backed``: the rescue
-    calibrator's probability, None when the body writes none of them).
+    """貼題 in words: which of the title's words the body answers and where (title_meaning.answers, in the title's
+    topical part: title_parts.read_title), the title's characters it writes, and whether they are backed by
+    the rest of the poem (``backed``: the rescue calibrator's probability, None when the body writes none).
 
     >>> explain_relevance(0.9, "對雪", ["六出飛花入戶時", "坐看青竹變瓊枝", "如今好上高樓望", "蓋盡人間惡路岐"])[:8]
     '題中「雪」，詩以'
@@ -180,8 +181,13 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
     band = band_of("貼題", p)
     if title in GENERIC_TITLES:  # 絕句, 無題: the title asks for no subject, so nothing can be off it
         return f"題目「{title}」不限題材，貼題只作參考。"
-    hits = [ch for ch in dict.fromkeys(title) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
-    found = [a for a in answers(title, lines) if a.pmi >= ANSWER_PMI or band is not Band.POOR]
+    parts = read_title(title)
+    if parts.asks_little:  # 次韻子由: the occasion and the person, the subject is the poem answered
+        said = "、".join(parts.formula + parts.addressee)
+        return f"題目「{title}」只記酬唱之事（{said}），不限題材，貼題只作參考。"
+    asked = parts.topic  # the formulas and the names are not what the body answers (次韻, 秦觀)
+    hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
+    found = [a for a in answers(asked, lines) if a.pmi >= ANSWER_PMI or band is not Band.POOR]
     said = "；".join(f"題中「{a.unit}」，詩以「{a.char}」應之（「{a.line}」）" for a in found)
     said = said + "；" if said else ""
     if hits and backed is not None and backed < 0.5:

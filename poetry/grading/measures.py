@@ -18,6 +18,7 @@ import numpy as np
 from poetry.grading.duizhang import class_agreement, figure_agreement
 from poetry.grading.models import _logistic, _model, _title_pairs, _tokenizer, _vectors, _word_idf
 from poetry.grading.title_meaning import MEANING_FEATURES, meaning_features
+from poetry.grading.title_parts import read_title
 from poetry.text import is_han, split_lines, to_simplified
 
 #: The features of each criterion's logistic calibrator (scripts/build_grading.py fits them).
@@ -109,9 +110,21 @@ def clean_title(title: str | None) -> str:
     return "".join(_TITLE_NOISE.sub("", word) for word in split_lines(kept))
 
 
+def title_topic(title: str | None) -> str:
+    """The clean title's topical part (``title_parts.read_title``): without the formulas that name no matter
+    (次韻, 和, 見寄) and the persons it names, the occasion's words (送, 寄, 之官) kept; "" when it is only those.
+
+    >>> title_topic("次韻王定國南遷回見寄"), title_topic("次韻子由二首 其一")
+    ('南遷回', '')
+    """
+    return read_title(clean_title(title)).topic
+
+
 def title_information(title: str | None) -> float:
     """How much a title says about its poem: the mean strongest title-body PMI of its two most telling
-    characters (a long title such as 走馬川行奉送出師西征 is not diluted by its 行 and 奉).
+    characters (a long title such as 走馬川行奉送出師西征 is not diluted by its 行 and 奉). The combined score
+    scales 貼題 by it; the whole title is read (a person's name marks a poem of address, which the title
+    statistics know: read without names, Tang and Song off-topic copies were told apart less well).
 
     >>> title_information("塞下曲") > title_information("雜詩")
     True
@@ -122,6 +135,20 @@ def title_information(title: str | None) -> float:
         return 0.0
     strongest = np.sort(vec.title_body[ids].astype(np.float32).max(1))[::-1]
     return float(strongest[:2].mean())
+
+
+def title_demand(title: str | None) -> float:
+    """How much a title asks of the poem, for the rubric's 離題 (``TELLING_TITLE``): ``title_information`` of its
+    topical part (``title_topic``), so a person's rare name characters do not make a title telling, and 0 for a
+    title that is only an occasion's formula and a name (次韻子由, 和王鞏見寄), which asks no subject.
+
+    >>> title_demand("次韻子由"), title_demand("和王鞏見寄")
+    (0.0, 0.0)
+    >>> title_demand("塞下曲") == title_information("塞下曲")
+    True
+    """
+    topic = title_topic(title)
+    return title_information(topic) if topic else 0.0
 
 
 def title_pair_score(title: str, lines: list[str]) -> float:

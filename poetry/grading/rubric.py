@@ -5,7 +5,8 @@ The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清�
   荒牌  事實雜亂，首尾斷續: score < 荒牌 threshold, or 貫理 < coherence floor;
   at most 下品  the poem fails 題、體不失，平仄和暢: the checker reports an error (a tone, a rhyme, 黏對, 孤平,
         三平尾, 重字 …), or the poem does not treat its title (貼題 < 貼題 floor for a title that says what the
-        poem should be about: ``title_information`` ≥ TELLING_TITLE and not one of GENERIC_TITLES); with the
+        poem should be about: ``title_demand`` ≥ TELLING_TITLE, read in its topical part, and not one of
+        GENERIC_TITLES nor only an occasion's formula and a name, 次韻子由); with the
         flag 失格荒牌 = 1 such a poem is 荒牌;
   at most 下品  意味平平: form and tones kept but the diction modern (a share of the characters in words of
         modern Chinese ≥ 平平_modern) or stock (a share of stock lines ≥ 平平_stock; poetry.grading.diction).
@@ -86,7 +87,7 @@ THRESHOLD_LABELS = MappingProxyType(
 )
 #: Thresholds that are switches (0 off, 1 on) rather than levels.
 THRESHOLD_SWITCHES = frozenset({"失格荒牌"})
-#: A title telling at least this much (``title_information``) can be failed.
+#: A title telling at least this much (``title_demand``) can be failed.
 TELLING_TITLE = 2.0
 #: Titles that ask nothing of the poem (the tradition's ways of saying "untitled"): never 離題.
 GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "偶成", "偶題", "偶作", "即事", "感遇", "古意",
@@ -181,7 +182,7 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
     """Turn the combined score and the criteria into a 品 and its reasons (see the module docstring).
 
     A criterion may carry ``faults`` (the checker's error messages, for 體不失 and 平仄和暢); ``title_info``
-    is how much the title says (``title_information``).
+    is how much the title asks (``title_demand``: its topical part's ``title_information``).
 
     >>> suggest_grade(0.05, {"貫理": {"score": 0.02}})[0]
     '荒牌'

@@ -1,0 +1,73 @@
+"""A title read into its topical part, its formulas and its addressee (poetry/grading/title_parts.py, songtitle14),
+and what the rubric makes of a title that is only an occasion's formula and a name."""
+
+import pytest
+
+from poetry.grading import grade_poem, title_demand, title_information
+from poetry.grading.title_parts import read_title
+
+#: Real titles (Tang and Song), each with the topic, the formulas and the persons a reader takes from it.
+TITLES = [
+    ("次韻子由", "", ("次韻",), ("子由",)),  # 蘇軾
+    ("和子由澠池懷舊", "澠池懷舊", ("和",), ("子由",)),  # 蘇軾
+    ("和子由苦寒見寄", "苦寒", ("和", "見寄"), ("子由",)),  # 蘇軾
+    ("次韻王定國南遷回見寄", "南遷回", ("次韻", "見寄"), ("王定國",)),  # 蘇軾
+    ("寄黃幾復", "寄", (), ("黃幾復",)),  # 黃庭堅
+    ("送杜少府之任蜀州", "送之任蜀州", (), ("杜少府",)),  # 王勃
+    ("送元二使安西", "送使安西", (), ("元二",)),  # 王維
+    ("黃鶴樓送孟浩然之廣陵", "黃鶴樓送廣陵", ("之",), ("孟浩然",)),  # 李白
+    ("寄揚州韓綽判官", "寄揚州", (), ("韓綽判官",)),  # 杜牧
+    ("和晉陵陸丞早春遊望", "早春遊望", ("和",), ("晉陵陸丞",)),  # 杜審言 (晉陵 read with the person)
+    ("與諸子登峴山", "登峴山", ("與",), ("諸子",)),  # 孟浩然
+    ("酬程延秋夜即事見贈", "秋夜即事", ("酬", "見贈"), ("程延",)),  # 韓翃
+    ("題西林壁", "西林壁", ("題",), ()),  # 蘇軾
+    ("登高", "登高", (), ()),  # 杜甫
+    ("送春", "送春", (), ()),  # the verb of address with no person: the matter
+    ("懷古", "懷古", (), ()),
+    ("和梅花", "梅花", ("和",), ()),  # 梅 can be a surname, 梅花 is a word of titles
+    ("九月九日憶山東兄弟", "九月九日憶山東兄弟", (), ()),  # 王維
+]
+
+
+@pytest.mark.parametrize("title, topic, formula, addressee", TITLES)
+def test_real_titles_parsed(title, topic, formula, addressee):
+    parts = read_title(title)
+    assert (parts.topic, parts.formula, parts.addressee) == (topic, formula, addressee)
+
+
+def test_formula_and_name_ask_little():
+    assert read_title("次韻子由").asks_little and read_title("和王鞏見寄").asks_little
+    assert not read_title("寄黃幾復").asks_little  # a letter is an occasion: 寄 asks for it
+    assert title_demand("次韻子由") == 0.0 and title_demand("和王鞏見寄") == 0.0
+    # the name's rare characters do not make a title telling for the rubric; the combined score reads them
+    assert title_demand("次韻秦觀") < title_information("次韻秦觀")
+
+
+# 蘇軾《和子由澠池懷舊》, graded under the occasion's bare formula and under titles it does not treat
+SU_SHI = ("人生到處知何似，應似飛鴻踏雪泥。泥上偶然留指爪，鴻飛那復計東西。"
+          "老僧已死成新塔，壞壁無由見舊題。往日崎嶇還記否，路長人困蹇驢嘶。")
+
+
+@pytest.mark.parametrize("title", ["次韻黃魯直", "次韻秦觀"])
+def test_song_ciyun_poem_not_called_off_its_title(title):
+    """Before songtitle14 both were 下品 for 離題 (貼題 0.09 under a title of rhyme-matching and a name)."""
+    g = grade_poem(SU_SHI, title=title)
+    assert not any("離題" in r for r in g.reasons), g.reasons
+    words = g.criteria["貼題"]["explanation"]
+    assert "離題" not in words and "只記酬唱之事" in words, words
+
+
+@pytest.mark.parametrize("title", ["塞下曲", "中秋"])
+def test_true_mismatch_still_off_its_title(title):
+    g = grade_poem(SU_SHI, title=title)
+    assert g.grade in ("下品", "荒牌")
+    assert any(r.startswith("離題") for r in g.reasons), g.reasons
+
+
+def test_explanation_reads_the_topical_part():
+    """The formula's and the name's characters are not what a body answers (before: 題中「次韻」，詩以「約」應之)."""
+    body = ("月明驚鵲未安枝，一棹飄然影自隨。江上秋風無限浪，枕中春夢不多時。"
+            "瓊林花草聞前語，罨畫溪山指後期。豈敢便為雞黍約，玉堂金殿要論思。")  # 蘇軾《次韻蔣穎叔》
+    words = grade_poem(body, title="次韻王定國南遷回見寄").criteria["貼題"]["explanation"]
+    cited = [w.split("」")[0] for w in words.split("題中「")[1:]]
+    assert cited and not any(ch in "次韻王定國見寄" for w in cited for ch in w), words
