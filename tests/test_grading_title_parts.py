@@ -71,3 +71,13 @@ def test_explanation_reads_the_topical_part():
     words = grade_poem(body, title="次韻王定國南遷回見寄").criteria["貼題"]["explanation"]
     cited = [w.split("」")[0] for w in words.split("題中「")[1:]]
     assert cited and not any(ch in "次韻王定國見寄" for w in cited for ch in w), words
+
+
+@pytest.mark.parametrize("title", ["次韻黃魯直", "和王鞏見寄"])
+def test_a_title_that_asks_nothing_is_graded_as_untitled_verse(title):
+    """A title of formula and name asks no subject, like 無題: 貼題 takes its neutral value in the score and is no
+    condition of 上品 (before, 蘇軾's poem was 中品 under 次韻黃魯直, 「未入上品：貼題 0.09」, and 上品 under 無題)."""
+    g, untitled = grade_poem(SU_SHI, title=title), grade_poem(SU_SHI, title="無題")
+    assert (g.grade, g.score) == (untitled.grade, untitled.score)
+    assert not any("貼題" in r for r in g.reasons), g.reasons
+    assert grade_poem(SU_SHI, title="塞下曲").score < g.score  # a title that asks something still counts

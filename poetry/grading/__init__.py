@@ -103,6 +103,7 @@ __all__ = [
     "TITLE_INFORMATION_FULL",
     "Band",
     "Grade",
+    "asks_nothing",
     "band_of",
     "base_score",
     "char_features",
@@ -191,8 +192,10 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     written, criteria, form_name = measure_written(text, title, hand, form, rhyme_book)
     lines, title = list(written.shown_lines), written.shown_title
     score, taste = scored(written, criteria)
-    info = 0.0 if clean_title(title) in GENERIC_TITLES else title_demand(title)  # 無題, 次韻子由 ask nothing
-    grade, reasons = suggest_grade(score, criteria, thresholds, info)
+    if asks_nothing(title):  # 無題, 次韻子由: 貼題 does not apply, neither to 離題 nor to 上品's 貼題貫理
+        grade, reasons = suggest_grade(score, {n: c for n, c in criteria.items() if n != "貼題"}, thresholds, 0.0)
+    else:
+        grade, reasons = suggest_grade(score, criteria, thresholds, title_demand(title))
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines),
                  MappingProxyType(taste) if taste else None)
 
@@ -213,7 +216,22 @@ def scored(written: GradedText, criteria: Mapping[str, Mapping[str, Any]],
 def base_score(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> float:
     """The combined model's score of the criteria, before taste (scripts/build_taste.py learns on it)."""
     spec = _model()["combined"]
+    if asks_nothing(title):  # 貼題 does not apply: its neutral value, as for a poem without a title
+        criteria = {name: c for name, c in criteria.items() if name != "貼題"}
+    # the whole title's information scales 貼題: a person's name marks a poem of address
     return round(combined_score(spec, combined_features(criteria, spec.get("neutral"), title_information(title))), 3)
+
+
+def asks_nothing(title: str | None) -> bool:
+    """Whether a title asks no subject of its poem, so that nothing can be off it: 無題, 雜詩 (GENERIC_TITLES), or
+    only an occasion's formula and a name (次韻子由, 和王鞏見寄). 離題 is then never said, and the combined score
+    takes 貼題's neutral value.
+
+    >>> asks_nothing("無題"), asks_nothing("次韻子由"), asks_nothing("塞下曲"), asks_nothing(None)
+    (True, True, False, False)
+    """
+    clean = clean_title(title)
+    return bool(clean) and (clean in GENERIC_TITLES or not title_topic(title))
 
 
 def grade_to_dict(g: Grade) -> dict[str, Any]:
