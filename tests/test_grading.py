@@ -134,7 +134,10 @@ def test_title_line_in_text_is_used():
 
 def test_thresholds_change_the_suggested_grade():
     g = grade_poem(CHUNWANG, title="春望")
-    assert grade_poem(CHUNWANG, title="春望", thresholds={"荒牌": 0.99, "中品": 0.995}).grade == "荒牌"
+    # under a 荒牌 threshold above its score 春望 is 下品, not 荒牌: its sense holds (事實雜亂 is what 荒牌 means);
+    # with the coherence floor raised past its 貫理 it is 荒牌
+    assert grade_poem(CHUNWANG, title="春望", thresholds={"荒牌": 0.99, "中品": 0.995}).grade == "下品"
+    assert grade_poem(CHUNWANG, title="春望", thresholds={"貫理_floor": 1.0}).grade == "荒牌"
     assert grade_poem(CHUNWANG, title="春望", thresholds={"中品": 0.0, "上品": 0.0, "上品_floor": 0.0}).grade == "上品"
     assert g.grade in ("上品", "中品")
 

@@ -18,7 +18,9 @@ def test_grade_a_poem(client):
 
 
 def test_thresholds_per_request(client):
-    res = client.post("/api/grade", json={"title": "山居秋暝", "text": SHANJU, "thresholds": {"荒牌": 0.999}})
+    res = client.post("/api/grade", json={"title": "山居秋暝", "text": SHANJU, "thresholds": {"中品": 0.999}})
+    assert res.status_code == 200 and res.get_json()["grade"] == "下品"
+    res = client.post("/api/grade", json={"title": "山居秋暝", "text": SHANJU, "thresholds": {"貫理_floor": 1.0}})
     assert res.status_code == 200 and res.get_json()["grade"] == "荒牌"
 
 
@@ -90,7 +92,11 @@ def test_dashboard_thresholds_from_the_query(judged):
     client, code, tokens = judged
     data = client.get(f"/api/rounds/{code}/judge?荒牌=0.999", headers=bearer(tokens[1])).get_json()
     assert data["thresholds"]["荒牌"] == 0.999
-    assert {e["poem"]["suggestion"]["grade"] for e in data["entries"]} == {"荒牌"}
+    # every poem falls under the threshold: 荒牌 where its sense is scattered, else 下品 saying why (事實雜亂 is
+    # what 荒牌 means; the default grades had 上品 and 中品 among them)
+    suggestions = [e["poem"]["suggestion"] for e in data["entries"]]
+    assert {s["grade"] for s in suggestions} <= {"下品", "荒牌"} and any(s["grade"] == "荒牌" for s in suggestions)
+    assert all("未見事實雜亂" in s["reasons"][0] for s in suggestions if s["grade"] == "下品")
 
 
 def test_dashboard_offers_every_threshold_and_the_switch(judged):

@@ -2,7 +2,9 @@
 
 The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清新，首尾貫通; 下品 題、體不失，平仄和暢，但意味平平;
 荒牌 事實雜亂，首尾斷續. Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:
-  荒牌  事實雜亂，首尾斷續: score < 荒牌 threshold, or 貫理 < coherence floor;
+  荒牌  事實雜亂，首尾斷續: score < 荒牌 threshold while 貫理 falls below the range of three Tang poems in four
+        or 首尾貫通 below all but their lowest 5% (``_scattered``; a low score beside a poem that holds together
+        is 下品), or 貫理 < coherence floor;
   at most 下品  the poem fails 題、體不失，平仄和暢: the checker reports an error (a tone, a rhyme, 黏對, 孤平,
         三平尾, 重字 …), or the poem does not treat its title (貼題 < 貼題 floor for a title that says what the
         poem should be about: ``title_demand`` ≥ TELLING_TITLE, read in its topical part, and not one of
@@ -76,7 +78,7 @@ THRESHOLD_LABELS = MappingProxyType(
         "上品": "上品：綜合分至少",
         "上品_floor": "上品：各項至少",
         "中品": "中品：綜合分至少",
-        "荒牌": "荒牌：綜合分低於",
+        "荒牌": "荒牌：綜合分低於（貫理、首尾貫通俱佳者至多下品）",
         "貫理_floor": "荒牌：貫理低於",
         "form_floor": "下品：體、平仄至少",
         "貼題_floor": "題失（至多下品）：貼題低於",
@@ -139,6 +141,24 @@ def band_of(name: str, score: float) -> Band:
 def _floor2(x: float) -> str:
     """Two decimals rounded down, so a score shown as 0.84 is never mistaken for reaching 0.85."""
     return f"{math.floor(x * 100 + 1e-9) / 100:.2f}"
+
+
+#: The criteria that say whether a poem holds together (貫理: its lines talk of one thing; 首尾貫通: its end answers
+#: its start): 荒牌 is 事實雜亂，首尾斷續, so a low score alone (a title the models read badly, a word order unlike
+#: the Tang poets') makes no 荒牌 while both hold (``_scattered``).
+SENSE_CRITERIA = ("貫理", "首尾貫通")
+
+
+def _scattered(criteria: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether 貫理 falls below the range of three Tang poems in four, or 首尾貫通 (the weaker measure: 山居秋暝 and
+    春望 are below that range) below all but the lowest 5% of them, or either was not measured.
+
+    >>> _scattered({"貫理": {"score": 1.0}, "首尾貫通": {"score": 1.0}}), _scattered({"貫理": {"score": 0.0}})
+    (False, True)
+    """
+    coherence, ends = ((criteria.get(n) or {}).get("score") for n in SENSE_CRITERIA)
+    return (coherence is None or ends is None or band_of("貫理", coherence) is not Band.GOOD
+            or band_of("首尾貫通", ends) is Band.POOR)
 
 
 def _faults(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float], title_info: float | None) -> list[str]:
@@ -205,8 +225,12 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
         if faults and t["失格荒牌"] >= 0.5:
             return "荒牌", tuple(f"{f}（本局失格即荒牌）。" for f in faults)
         return "下品", (f"{flat}，至多下品。",) + tuple(f"{f}。" for f in faults)
-    if score < t["荒牌"]:  # 事實雜亂，首尾斷續
-        return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}。", _weakest(criteria))
+    if score < t["荒牌"]:
+        if _scattered(criteria):  # 事實雜亂，首尾斷續
+            return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}。", _weakest(criteria))
+        held = "、".join(f"{n} {s(n):.2f}" for n in SENSE_CRITERIA)
+        return "下品", (f"綜合分 {_floor2(score)} 低於荒牌門檻 {t['荒牌']:.2f}，"
+                        f"但{held}皆在唐人詩常見之限，未見事實雜亂，至多下品。", _weakest(criteria))
     if coherence is not None and coherence < t["貫理_floor"]:  # a jumble is 荒牌 whatever the score
         return "荒牌", (f"貫理僅 {coherence:.2f}：{criteria['貫理'].get('explanation', '')}",)
     if score < t["中品"] and not form_ok:
