@@ -136,16 +136,16 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
     return tuple(pair), tuple(cost)
 
 
-def keys_by_chain(costs: list[tuple[float, float]], masks: list[Masks], length: int) -> tuple[int, ...]:
+def keys_by_chain(costs: tuple[tuple[float, float], ...], masks: list[Masks], length: int) -> tuple[int, ...]:
     """Each line's key (0: 平, 1: 仄) by dynamic programming: mismatches plus a penalty where 黏 or 對
     breaks; at 1.2 × the strict positions one inverted line stays a fault of that line (two breaks
     cost more), while a whole inverted half (折腰) switches key once. Ties go to what line 1's 2nd char
     says. Memoised: poems share few cost profiles (a regulated 七律 costs 0 or 3 a line).
 
-    >>> keys_by_chain([(0, 3), (3, 0), (3, 0), (0, 3)], [Masks(3, 0, 3, 0)], 7)
+    >>> keys_by_chain(((0, 3), (3, 0), (3, 0), (0, 3)), [Masks(3, 0, 3, 0)], 7)
     (0, 1, 1, 0)
     """
-    return _chain(tuple(costs), bool(masks[0].may_ping & 2), bool(masks[0].may_ze & 2), length)
+    return _chain(costs, bool(masks[0].may_ping & 2), bool(masks[0].may_ze & 2), length)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -287,7 +287,7 @@ def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[tuple[
         line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
         for i in range(n)
     ]
-    states = keys_by_chain([cost for _, cost in fitted], masks, length)
+    states = keys_by_chain(tuple([cost for _, cost in fitted]), masks, length)
     return states, tuple(zip(*[pair[state] for (pair, _), state in zip(fitted, states)]))
 
 
@@ -478,6 +478,9 @@ def judge_foot(a: Analysis, v: Verse) -> None:
     last, group, ends = v.length - 1, v.group, v.ends
     statuses, required, rhyme_lines = a.statuses, a.required, a.rhyme_lines
     rhymes = group is not None and v.strays is None  # the feet may simply rhyme
+    if not a.detail:
+        _judge_feet_brief(a, v, rhymes)
+        return
     for i, foot in enumerate(v.feet):
         if ends[i] == ZE:
             required[i][last] = ZE
@@ -493,6 +496,20 @@ def judge_foot(a: Analysis, v: Verse) -> None:
                 statuses[i][last] = CONFIRM  # by a rare reading (自校); a first foot's common 鄰韻 is 孤雁出群
             else:
                 _rhyme_foot(a, v, i)
+
+
+def _judge_feet_brief(a: Analysis, v: Verse, rhymes: bool) -> None:
+    """``judge_foot``'s findings alone: the brief verdict reads no status, so a foot that rhymes or
+    ends in 仄 as it should writes nothing."""
+    group, ends, neighbours = v.group, v.ends, v.neighbours
+    for i, foot in enumerate(v.feet):
+        if ends[i] == ZE:
+            status = FITS_ZE[foot.code]
+            if status is WRONG or group and group in foot.ping:
+                _ze_ending(a, v, i, status)
+        elif not (rhymes and (group in foot.common_ping
+                              or group in foot.ping and (i or not foot.common_ping & neighbours))):
+            _rhyme_foot(a, v, i)
 
 
 def _ze_ending(a: Analysis, v: Verse, i: int, status: Status) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from poetry.checker.analysis import NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
 from poetry.checker.regulated import analyse_regulated
@@ -26,6 +26,8 @@ from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape
 
 #: A finding's place (line, char): the order the findings are reported in.
 _PLACE = attrgetter("line", "pos")
+#: A line's last char (taken in C).
+_LAST = itemgetter(-1)
 
 
 def _length_of(lines: list[str]) -> int | None:
@@ -55,7 +57,7 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
     if entries is None:
         known = table.entries
         if regular and not unknown:
-            feet = [known[s[-1]] for s in lines]  # the batch path reads only the feet
+            feet = list(map(known.__getitem__, map(_LAST, lines)))  # the batch path reads only the feet
             if fixes:
                 _fix_feet(feet, length, fixes)
         else:
