@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from typing import Any
@@ -13,7 +14,8 @@ from typing import Any
 from poetry.checker.analysis import Analysis
 from poetry.checker.check import brief_analysis, lone_ping_rule
 from poetry.checker.reading import word_chars
-from poetry.checker.tables import resolve_book, table_for
+from poetry.checker.report import LonePing
+from poetry.checker.tables import BookTable, resolve_book, table_for
 from poetry.errors import PoetryError
 from poetry.forms import declared_form
 
@@ -31,9 +33,22 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
     """Batch mode: each input line {"id","title","text"[, "form"]} → one JSON output line
     {"id","form","regulated","violations":[{"line","pos","kind","severity"}]}, or {"id","error"}; a line's
     "form" (else ``form``) is the declared form, judged as declared."""
-    dumps = json.dumps
     table = table_for(resolve_book(rhyme_book))
     lone = lone_ping_rule(lone_ping)
+    collecting = gc.isenabled()
+    # The checks make no reference cycles, only objects freed by their counts; the collector would walk the
+    # tables and memos (tens of thousands of objects, more as the memos fill) again and again for nothing
+    gc.disable()
+    try:
+        return _check_lines(raw_lines, table, form, lone)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_lines(raw_lines: list[str], table: BookTable, form: str | None, lone: LonePing) -> list[str]:
+    """``check_jsonl_lines`` with the book's table and the 孤平 rule found."""
+    dumps = json.dumps
     out = []
     for raw in raw_lines:
         if not raw.strip():

@@ -17,8 +17,11 @@ from poetry.text import HAN_CLASS, MAX_LENGTH, ParsedPoem, parse_poem, simplifie
 
 #: A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters, newlines).
 _CLEAN = re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
+#: Every char ``\s`` matches in a str pattern, spelt out: a class of literals alone is a bitmap the engine
+#: tests in one step, where ``\s`` sends each char through a category test too (a Han char is tested by both).
+SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 #: What separates the lines of such a text: its punctuation and spaces, quotes and colons included.
-_BREAKS = re.compile(r"[，。？！；、,.?!;：:\s\u3000「」『』“”\"'·…—]+")
+_BREAKS = re.compile(f"[，。？！；、,.?!;：:{SPACES}「」『』“”\"'·…—]+")
 
 
 @cache
@@ -80,6 +83,8 @@ class Prepared(NamedTuple):
     fixes: dict[tuple[int, int], Entry] | None = None
     #: the set of the poem's chars, when the quick reading made it (the rules ask it rather than walk the text)
     chars: set[str] | None = None
+    #: the lines joined, each char as its tone code (BookTable.code_chars), when the quick reading made it
+    codes: str | None = None
 
 
 def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Prepared:
@@ -90,12 +95,15 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
         if quick is not None:
             joined = "".join(quick)
             chars = set(joined)
-            if not table.entries.keys() >= chars:
+            # each char as its tone code (BookTable.code_chars): ASCII once every char is looked up
+            codes = joined.translate(table.code_chars)
+            if not codes.isascii():
                 for c in chars.difference(table.entries):  # only the chars not looked up yet
                     table.entry(c)
+                codes = joined.translate(table.code_chars)
             fixes = None if word_chars(table).isdisjoint(chars) else word_fixes(quick, table, joined)
             # entries looked up in analyse where needed, the words' readings put in there
-            return Prepared(None, quick, quick, None, True, fixes or None, chars)
+            return Prepared(None, quick, quick, None, True, fixes or None, chars, codes)
     if isinstance(poem, str):
         poem = parse_poem(poem)
     lines = list(poem.lines)

@@ -204,13 +204,15 @@ class Verse:
 
 
 def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] | None, feet: list[Entry],
-                      table: BookTable, plain: bool, declared: bool = False, fixes: dict | None = None) -> None:
+                      table: BookTable, plain: bool, declared: bool = False, fixes: dict | None = None,
+                      codes: str | None = None) -> None:
     """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every rule judged.
 
     ``feet``: each line's last entry; ``entries`` (every char's) may be None in the batch path; ``plain``:
     every entry is the table's own (traditional text), so the table's memoised masks serve; ``declared``:
     the poet declared this 近體 form, so a 仄韻 is a fault of each foot rather than a 古體 reading;
-    ``fixes``: with ``plain``, the readings words fix ((line, char) → Entry), put into the masks."""
+    ``fixes``: with ``plain``, the readings words fix ((line, char) → Entry), put into the masks; ``codes``: with
+    ``plain``, the lines joined as tone codes (reading.prepare's quick reading), sliced for the masks."""
     n, length = len(lines), len(lines[0])
     group, ze = choose_group(feet[1::2], feet[0])
     a.group = group
@@ -219,7 +221,8 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
         return
     first_rhymes = _first_line_rhymes(feet[0], group)
     if plain:
-        masks = table.masks_of(lines)  # traditional text: memoised by tone codes
+        # traditional text: memoised by tone codes
+        masks = table.masks_of(lines) if codes is None else table.masks_of_codes(codes, length)
         if fixes:  # a word's reading alone (宰相: 相 仄)
             for (i, j), e in fixes.items():
                 masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)
@@ -578,13 +581,13 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
     (孤平拗救 noted) or 三平尾; 小拗 saved by the 對句 and 三仄尾 noted. An inverted line has no tail rule."""
     third, detail = v.length - 3, a.detail
     third_bit, tail_bits, body_bits = 1 << third, 0b111 << third, _lone_ping_body(a, v.length)
-    for i, (std, m, mismatch, forgiven, inverse) in enumerate(zip(v.patterns, v.masks, v.mismatch, v.forgiven,
-                                                                   inverted)):
-        if forgiven and detail:  # a note and a mark: the brief verdict has neither
+    masks, forgiven = v.masks, v.forgiven
+    for i, std in enumerate(v.patterns):
+        if detail and forgiven[i]:  # a note and a mark: the brief verdict has neither
             _note_forgiven(a, v, i, std)
-        if inverse:
+        if inverted[i]:
             continue
-        tail = _TAILS[std]
+        tail, m = _TAILS[std], masks[i]
         if tail == "仄平平":
             if not m.common_ze & tail_bits:
                 # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
@@ -592,7 +595,7 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平，"
                           f"第{cn_numeral(third + 1)}字宜仄。" if detail else "")
         elif tail == "仄仄平":
-            if mismatch:
+            if v.mismatch[i]:
                 continue
             if not m.common_ze & tail_bits:
                 # 三平尾: the 4th (七言 6th) char 仄 only by a rare reading (蹉 in 「身名良蹉跎」)
@@ -606,7 +609,7 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
         elif tail == "平平仄":
             # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句;
             # only a note and a mark, which the brief verdict does not give
-            if detail and not m.common_ping & third_bit and not forgiven and i % 2 == 0:
+            if detail and not m.common_ping & third_bit and not forgiven[i] and i % 2 == 0:
                 _small_ao(a, v, i)
         elif not m.common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
             message = (
