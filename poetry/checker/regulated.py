@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from operator import getitem, itemgetter
 
 from poetry.checker.analysis import (
     CONFIRM,
@@ -290,8 +291,13 @@ def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[tuple[
         line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
         for i in range(n)
     ]
-    states = keys_by_chain(tuple([cost for _, cost in fitted]), masks, length)
-    return states, tuple(zip(*[pair[state] for (pair, _), state in zip(fitted, states)]))
+    states = keys_by_chain(tuple(map(_COST, fitted)), masks, length)
+    # each line's entry under its key, the columns transposed (taken in C)
+    return states, tuple(zip(*map(getitem, map(_PAIR, fitted), states)))
+
+
+#: The parts of a line_costs result.
+_PAIR, _COST = itemgetter(0), itemgetter(1)
 
 
 def _fix_rare(masks: list[Masks], fixes: dict, entries: list[list[Entry]] | None, feet: list[Entry],
@@ -603,8 +609,9 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平"
                           f"（『{v.lines[i][third + 1]}』讀仄為僻讀），第{cn_numeral(third + 2)}字宜仄。"
                           if detail else "")
-            # 孤平 (or its 拗救) needs at most two 平 besides the rhyme: most lines have more
-            elif (m.common_ping & body_bits).bit_count() <= 2:
+            # 孤平 needs at most one 平 besides the rhyme, its 拗救 (a note, which the brief verdict does not
+            # give) two: most lines have more
+            elif (m.common_ping & body_bits).bit_count() <= (2 if detail else 1):
                 _lone_ping(a, v, i)
         elif tail == "平平仄":
             # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句;
