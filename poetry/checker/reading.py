@@ -140,14 +140,22 @@ def _load_words(table: BookTable) -> None:
     from poetry.readings import word_table
 
     found, rare = set(), set()
-    for word, positions in word_table().items():
+    commons: dict[str, frozenset[str]] = {}  # char → its common groups, asked only where the tones do not decide
+    # word_table(None), as readings.book_words asks it: one cache key, the table read once (not twice)
+    for word, positions in word_table(None).items():
         for i, group in positions:
-            e = table.entry(word[i])
-            common = _common_groups(table, word[i])
-            if e.code & COMMON == COMMON or len(e.common_ping) > 1 or group not in common:
-                found.add(word[i])
+            char = word[i]
+            e = table.entry(char)
+            if e.code & COMMON == COMMON or len(e.common_ping) > 1:
+                found.add(char)
+                continue
+            common = commons.get(char)
+            if common is None:
+                common = commons[char] = _common_groups(table, char)
+            if group not in common:
+                found.add(char)
             elif e.code & RARE:
-                rare.add(word[i])
+                rare.add(char)
     table.word_chars = frozenset(found)
     table.words = _near(table.book, table.word_chars)
     table.rare_chars = frozenset(rare - found)
