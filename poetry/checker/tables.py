@@ -57,20 +57,7 @@ def line_masks(row: list[Entry]) -> Masks:
     >>> line_masks([book.entry(c) for c in "不盡長江"]) == book.masks("不盡長江")
     True
     """
-    may_ping = may_ze = common_ping = common_ze = 0
-    bit = 1
-    for e in row:
-        code = e.code
-        if code & ANY_PING:
-            may_ping |= bit
-            if code & (COMMON_PING | UNKNOWN):
-                common_ping |= bit
-        if code & ANY_ZE:
-            may_ze |= bit
-            if code & (COMMON_ZE | UNKNOWN):
-                common_ze |= bit
-        bit <<= 1
-    return Masks(may_ping, may_ze, common_ping, common_ze)
+    return _masks([e.code for e in row])
 
 
 def code_masks(codes: str) -> Masks:
@@ -81,10 +68,14 @@ def code_masks(codes: str) -> Masks:
     >>> code_masks("白日依山盡".translate(table.code_chars)) == table.masks("白日依山盡")
     True
     """
+    return _masks([ord(char) - 0x30 for char in codes])
+
+
+def _masks(codes: list[int]) -> Masks:
+    """The Masks of a line from its chars' tone codes (unknown chars may be both, and count as common both ways)."""
     may_ping = may_ze = common_ping = common_ze = 0
     bit = 1
-    for char in codes:
-        code = ord(char) - 0x30
+    for code in codes:
         if code & ANY_PING:
             may_ping |= bit
             if code & (COMMON_PING | UNKNOWN):
