@@ -22,10 +22,11 @@ from poetry.forms import declared_form
 #: Inputs of at least this many lines are checked by two processes.
 _PARALLEL_FROM = 6000
 #: The parent's share of a two-process batch. The forked child starts cold (its first writes copy the pages it
-#: shares with the parent, its caches fill again), so an even split leaves the parent waiting: 58% of the
-#: lines for the warm parent made the batch of 10,000 Tang poems 7% faster in wall time (median of 12 runs
-#: interleaved with the even split, scripts/bench_peer.py's poems: 0.45 → 0.42 s; 0.42 or 0.62 are slower).
-SHARE_FRACTION = 0.58
+#: shares with the parent, its caches fill again), which once made 58% for the warm parent the faster split;
+#: re-measured with the collector paused during a batch (scripts/bench_peer.py's 10,000 poems, 8 runs of each
+#: share interleaved, twice, load 1.0–1.2), an even split is the fastest: median 0.476 / 0.485 s at 0.58,
+#: 0.436 / 0.435 s at 0.50 (0.46: 0.464 s, 0.54: 0.448 / 0.453 s).
+SHARE_FRACTION = 0.50
 
 
 def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: str | None = None,
