@@ -18,6 +18,7 @@ same reading. Where no word decides, the position is None and the rhyme book's r
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from types import MappingProxyType
@@ -144,11 +145,16 @@ def _apply(line: str, words: Mapping, taken: list[tuple[int, str]]) -> tuple:
         for j, reading in enumerate(words[word]):
             if reading is not None:
                 out[start + j] = reading
-    for i in range(len(line) - 1):
-        # 疊字: one reading for both chars of the pair
-        if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
-            out[i] = out[i + 1] = out[i] or out[i + 1]
+    if _DOUBLED.search(line):  # most lines hold no 疊字: not walked char by char
+        for i in range(len(line) - 1):
+            # 疊字: one reading for both chars of the pair
+            if line[i] == line[i + 1] and (out[i] is None or out[i + 1] is None):
+                out[i] = out[i + 1] = out[i] or out[i + 1]
     return tuple(out)
+
+
+#: A doubled char (疊字), found in C.
+_DOUBLED = re.compile(r"(.)\1", re.DOTALL)
 
 
 def book_words(book: RhymeBook, keep: frozenset[str] | None = None,
@@ -192,12 +198,23 @@ def cut_near(line: str, words: Mapping[str, tuple[Reading | None, ...]], keep: f
     """
     if not any(map(near.__contains__, map(line.__getitem__, _pairs(len(line))))):
         return ()  # no two chars of the line begin a word around a char of ``keep`` (most lines)
+    return cut_at(line, words, near, [p for p, char in enumerate(line) if char in keep])
+
+
+def cut_at(line: str, words: Mapping[str, tuple[Reading | None, ...]], near: dict[str, tuple],
+           places: Iterable[int]) -> tuple:
+    """``cut_near`` of a line whose chars of ``keep`` stand at ``places`` (in order), without its test
+    for a word there: the caller has found one (reading.word_fixes searches the poem once).
+
+    >>> words = {"宰相": (None, "仄"), "相思": ("平", None)}
+    >>> cut_at("宰相思", words, near_index(words, frozenset("相")), [1])
+    (None, '仄', None)
+    """
     found = []
-    for p, char in enumerate(line):
-        if char in keep:
-            for q in (p - 1, p) if p else (p,):
-                for offset, word in near.get(line[q : q + 2], ()):
-                    found.append((q - offset, word))
+    for p in places:
+        for q in (p - 1, p) if p else (p,):
+            for offset, word in near.get(line[q : q + 2], ()):
+                found.append((q - offset, word))
     return _take(line, words, found) if found else ()
 
 
@@ -211,11 +228,16 @@ def _pairs(length: int) -> tuple[slice, ...]:
     return tuple(slice(q, q + 2) for q in range(length - 1))
 
 
+def _earliest_longest(candidate: tuple[int, str]) -> tuple[int, int]:
+    """The order _take tries candidates in: the earliest start, then the longest word."""
+    return candidate[0], -len(candidate[1])
+
+
 def _take(line: str, words: Mapping, found: list[tuple[int, str]]) -> tuple:
     """Forward longest match over candidate (start, word) pairs: the earliest start, the longest word."""
     taken = []
     cursor = 0
-    for start, word in sorted(set(found), key=lambda sw: (sw[0], -len(sw[1]))):
+    for start, word in (sorted(set(found), key=_earliest_longest) if len(found) > 1 else found):
         if start < cursor or start < 0 or not line.startswith(word, start):
             continue
         cursor = start + len(word)

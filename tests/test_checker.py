@@ -468,3 +468,17 @@ def test_a_te_ao_line_reads_its_last_char_once():
     plain = check_poem("社後辭巢燕，霜前別蔕蓬。願爲蝴蝶夢，飛去覓關中。")
     assert [(v.line, v.pos, v.kind) for v in plain.violations] == [(3, 5, "rhyme")]
 
+
+
+def test_batch_line_breaks_spell_out_every_space():
+    """The quick reading's line breaks name every char ``\\s`` matches (a class of literals is faster to
+    test), so a text splits where it did with ``\\s``."""
+    import re
+
+    from poetry.checker.reading import _BREAKS, SPACES
+
+    spaces = {c for c in map(chr, range(0x110000)) if re.match(r"\s", c)}
+    assert {c for c in map(chr, range(0x110000)) if re.fullmatch(f"[{SPACES}]", c)} == spaces
+    assert all(_BREAKS.fullmatch(c) for c in spaces)
+    assert _BREAKS.split("白日依山盡\u2028黃河入海流\u3000欲窮千里目\x85更上一層樓") == [
+        "白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓"]

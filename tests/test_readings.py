@@ -167,3 +167,13 @@ def test_rare_reading_fixed_by_word_is_not_self_check():
 def test_words_do_not_straddle_the_pause():
     # 死生｜長別離 (張籍《沒蕃故人》): no 生長 across the pause, so 長 stays 平 by the pattern
     assert fixed_readings("死生長別離")[2] is None
+
+
+def test_the_checker_reads_the_word_table_once():
+    """The checker's word chars and its words share one read of data/word_readings.tsv."""
+    code = (
+        "import poetry.readings as r; from poetry.checker import check_lines_brief; "
+        "check_lines_brief('門前宰相車，此物最相思。'); print(r.word_table.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "1"

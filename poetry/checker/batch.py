@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from typing import Any
@@ -13,17 +14,19 @@ from typing import Any
 from poetry.checker.analysis import Analysis
 from poetry.checker.check import brief_analysis, lone_ping_rule
 from poetry.checker.reading import word_chars
-from poetry.checker.tables import resolve_book, table_for
+from poetry.checker.report import LonePing
+from poetry.checker.tables import BookTable, resolve_book, table_for
 from poetry.errors import PoetryError
 from poetry.forms import declared_form
 
 #: Inputs of at least this many lines are checked by two processes.
 _PARALLEL_FROM = 6000
 #: The parent's share of a two-process batch. The forked child starts cold (its first writes copy the pages it
-#: shares with the parent, its caches fill again), so an even split leaves the parent waiting: 58% of the
-#: lines for the warm parent made the batch of 10,000 Tang poems 7% faster in wall time (median of 12 runs
-#: interleaved with the even split, scripts/bench_peer.py's poems: 0.45 → 0.42 s; 0.42 or 0.62 are slower).
-SHARE_FRACTION = 0.58
+#: shares with the parent, its caches fill again), which once made 58% for the warm parent the faster split;
+#: re-measured with the collector paused during a batch (scripts/bench_peer.py's 10,000 poems, 8 runs of each
+#: share interleaved, twice, load 1.0–1.2), an even split is the fastest: median 0.476 / 0.485 s at 0.58,
+#: 0.436 / 0.435 s at 0.50 (0.46: 0.464 s, 0.54: 0.448 / 0.453 s).
+SHARE_FRACTION = 0.50
 
 
 def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: str | None = None,
@@ -31,9 +34,22 @@ def check_jsonl_lines(raw_lines: list[str], rhyme_book: Any = "pingshui", form: 
     """Batch mode: each input line {"id","title","text"[, "form"]} → one JSON output line
     {"id","form","regulated","violations":[{"line","pos","kind","severity"}]}, or {"id","error"}; a line's
     "form" (else ``form``) is the declared form, judged as declared."""
-    dumps = json.dumps
     table = table_for(resolve_book(rhyme_book))
     lone = lone_ping_rule(lone_ping)
+    collecting = gc.isenabled()
+    # The checks make no reference cycles, only objects freed by their counts; the collector would walk the
+    # tables and memos (tens of thousands of objects, more as the memos fill) again and again for nothing
+    gc.disable()
+    try:
+        return _check_lines(raw_lines, table, form, lone)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_lines(raw_lines: list[str], table: BookTable, form: str | None, lone: LonePing) -> list[str]:
+    """``check_jsonl_lines`` with the book's table and the 孤平 rule found."""
+    dumps = json.dumps
     out = []
     for raw in raw_lines:
         if not raw.strip():

@@ -45,7 +45,7 @@ def brief_analysis(text: str, table: BookTable, form: str | None = None,
     """The findings of one poem as batch mode needs them: the quick reading, no wording."""
     poem = prepare(text, table, fast=True)
     return analyse(poem.lines, poem.entries, table, detail=False, plain=poem.plain, form=form, fixes=poem.fixes,
-                   lone_ping=lone_ping, chars=poem.chars)
+                   lone_ping=lone_ping, chars=poem.chars, codes=poem.codes)
 
 
 def lone_ping_rule(name: str | None) -> LonePing:

@@ -12,13 +12,16 @@ from functools import cache
 from typing import NamedTuple
 
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, RARE, BookTable, Entry
-from poetry.readings import cut_near
+from poetry.readings import cut_at, cut_near
 from poetry.text import HAN_CLASS, MAX_LENGTH, ParsedPoem, parse_poem, simplified_only_chars, strip_notes
 
 #: A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters, newlines).
 _CLEAN = re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
+#: Every char ``\s`` matches in a str pattern, spelt out: a class of literals alone is a bitmap the engine
+#: tests in one step, where ``\s`` sends each char through a category test too (a Han char is tested by both).
+SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 #: What separates the lines of such a text: its punctuation and spaces, quotes and colons included.
-_BREAKS = re.compile(r"[，。？！；、,.?!;：:\s\u3000「」『』“”\"'·…—]+")
+_BREAKS = re.compile(f"[，。？！；、,.?!;：:{SPACES}「」『』“”\"'·…—]+")
 
 
 @cache
@@ -80,6 +83,8 @@ class Prepared(NamedTuple):
     fixes: dict[tuple[int, int], Entry] | None = None
     #: the set of the poem's chars, when the quick reading made it (the rules ask it rather than walk the text)
     chars: set[str] | None = None
+    #: the lines joined, each char as its tone code (BookTable.code_chars), when the quick reading made it
+    codes: str | None = None
 
 
 def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Prepared:
@@ -90,12 +95,15 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
         if quick is not None:
             joined = "".join(quick)
             chars = set(joined)
-            if not table.entries.keys() >= chars:
+            # each char as its tone code (BookTable.code_chars): ASCII once every char is looked up
+            codes = joined.translate(table.code_chars)
+            if not codes.isascii():
                 for c in chars.difference(table.entries):  # only the chars not looked up yet
                     table.entry(c)
-            fixes = None if word_chars(table).isdisjoint(chars) else word_fixes(quick, table)
+                codes = joined.translate(table.code_chars)
+            fixes = None if word_chars(table).isdisjoint(chars) else word_fixes(quick, table, joined)
             # entries looked up in analyse where needed, the words' readings put in there
-            return Prepared(None, quick, quick, None, True, fixes or None, chars)
+            return Prepared(None, quick, quick, None, True, fixes or None, chars, codes)
     if isinstance(poem, str):
         poem = parse_poem(poem)
     lines = list(poem.lines)
@@ -132,14 +140,22 @@ def _load_words(table: BookTable) -> None:
     from poetry.readings import word_table
 
     found, rare = set(), set()
-    for word, positions in word_table().items():
+    commons: dict[str, frozenset[str]] = {}  # char → its common groups, asked only where the tones do not decide
+    # word_table(None), as readings.book_words asks it: one cache key, the table read once (not twice)
+    for word, positions in word_table(None).items():
         for i, group in positions:
-            e = table.entry(word[i])
-            common = _common_groups(table, word[i])
-            if e.code & COMMON == COMMON or len(e.common_ping) > 1 or group not in common:
-                found.add(word[i])
+            char = word[i]
+            e = table.entry(char)
+            if e.code & COMMON == COMMON or len(e.common_ping) > 1:
+                found.add(char)
+                continue
+            common = commons.get(char)
+            if common is None:
+                common = commons[char] = _common_groups(table, char)
+            if group not in common:
+                found.add(char)
             elif e.code & RARE:
-                rare.add(word[i])
+                rare.add(char)
     table.word_chars = frozenset(found)
     table.words = _near(table.book, table.word_chars)
     table.rare_chars = frozenset(rare - found)
@@ -195,10 +211,11 @@ def _common_groups(table: BookTable, char: str) -> frozenset[str]:
     return frozenset(r.group for r in table.book.lookup(char).readings if r.common)
 
 
-def word_fixes(lines: list[str], table: BookTable) -> dict[tuple[int, int], Entry]:
+def word_fixes(lines: list[str], table: BookTable, joined: str | None = None) -> dict[tuple[int, int], Entry]:
     """(line, char) → the Entry of the reading a word fixes for a 多音字 (宰相, 相思; a 疊字 one
     reading for both): that reading alone, never re-chosen to fit the pattern, and common there (a rare
-    reading a word fixes is no 自校). Only lines holding such a char are cut into words.
+    reading a word fixes is no 自校). Only lines holding such a char are cut into words (``joined``: the
+    lines joined, if made).
 
     >>> from poetry.checker.tables import resolve_book, table_for
     >>> table = table_for(resolve_book("pingshui"))
@@ -210,37 +227,60 @@ def word_fixes(lines: list[str], table: BookTable) -> dict[tuple[int, int], Entr
     if not chars:
         return fixes
     words, near = table.words
-    holds = class_re(chars).search
-    for i, line in enumerate(lines):
-        found = holds(line)
-        if found is None or not _near_pair(line, found.start(), near, holds):
-            continue
-        for j, reading in enumerate(cut_near(line, words, chars, near)):
+    for i, places in _word_places(lines, joined, class_re(chars), near):
+        line = lines[i]
+        for j, reading in enumerate(cut_at(line, words, near, places)):
             if reading is not None and line[j] in chars:
                 fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
     return fixes
 
 
-def _near_pair(line: str, p: int, near: dict, holds) -> bool:
-    """Whether two chars of the line around one of its word chars (``holds`` finds them, the first at ``p``)
-    are a key of ``near`` (readings.near_index): cut_near's own test, asked only at the word chars, so a
-    line with no word there is not cut (a Han char sliced out of a str is a new object: fewer slices).
+def _word_places(lines: list[str], joined: str | None, chars: re.Pattern, near: dict) -> list[tuple[int, list[int]]]:
+    """(line, the places of its word chars) of each line where two chars around one of them are a key of
+    ``near`` (readings.near_index, whose every key holds a word char first or second): cut_near's own test,
+    asked only at the word chars, so a line with no word there is not cut. Lines of one length (a 近體
+    shape) are searched as one text, a line's pairs kept inside it (fewer calls, fewer chars sliced out).
 
     >>> from poetry.checker.tables import resolve_book, table_for
     >>> table = table_for(resolve_book("pingshui"))
-    >>> holds, near = class_re(word_chars(table)).search, table.words[1]
-    >>> [_near_pair(s, holds(s).start(), near, holds) for s in ("門前宰相車", "看山還是山")]
-    [True, False]
+    >>> found = class_re(word_chars(table)), table.words[1]
+    >>> _word_places(["門前宰相車", "看山還是山", "此物最相思"], None, *found)
+    [(0, [3]), (2, [3, 4])]
+    >>> _word_places(["門前宰相車", "看山還是山也"], None, *found)
+    [(0, [3])]
     """
+    width = len(lines[0]) if lines else 0
+    if joined is None:
+        joined = "".join(lines)
+    if not width or len(joined) != width * len(lines) or not all(map(width.__eq__, map(len, lines))):
+        return [(i, places) for i, line in enumerate(lines) if (places := _line_places(line, chars, near))]
+    out: list[tuple[int, list[int]]] = []
+    current, places, found = -1, [], False
+    last = width - 1
+    for hit in chars.finditer(joined):
+        p = hit.start()
+        i, j = divmod(p, width)
+        if i != current:
+            if found:
+                out.append((current, places))
+            current, places, found = i, [], False
+        places.append(j)
+        if not found and ((j and joined[p - 1 : p + 1] in near) or (j < last and joined[p : p + 2] in near)):
+            found = True
+    if found:
+        out.append((current, places))
+    return out
+
+
+def _line_places(line: str, chars: re.Pattern, near: dict) -> list[int]:
+    """The places of the word chars of one line, if two chars around one of them are a key of ``near``;
+    else []."""
+    places = [hit.start() for hit in chars.finditer(line)]
     last = len(line) - 1
-    while True:
-        # every key of near holds a word char first or second (near_index)
+    for p in places:
         if (p and line[p - 1 : p + 1] in near) or (p < last and line[p : p + 2] in near):
-            return True
-        found = holds(line, p + 1)
-        if found is None:
-            return False
-        p = found.start()
+            return places
+    return []
 
 
 def _fixed_entry(table: BookTable, char: str, group: str, tone: str) -> Entry:

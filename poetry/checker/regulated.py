@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from operator import getitem, itemgetter
 
 from poetry.checker.analysis import (
     CONFIRM,
@@ -136,16 +137,16 @@ def line_costs(length: int, masks: Masks, end: str, rescue: bool) -> tuple:
     return tuple(pair), tuple(cost)
 
 
-def keys_by_chain(costs: list[tuple[float, float]], masks: list[Masks], length: int) -> tuple[int, ...]:
+def keys_by_chain(costs: tuple[tuple[float, float], ...], masks: list[Masks], length: int) -> tuple[int, ...]:
     """Each line's key (0: 平, 1: 仄) by dynamic programming: mismatches plus a penalty where 黏 or 對
     breaks; at 1.2 × the strict positions one inverted line stays a fault of that line (two breaks
     cost more), while a whole inverted half (折腰) switches key once. Ties go to what line 1's 2nd char
     says. Memoised: poems share few cost profiles (a regulated 七律 costs 0 or 3 a line).
 
-    >>> keys_by_chain([(0, 3), (3, 0), (3, 0), (0, 3)], [Masks(3, 0, 3, 0)], 7)
+    >>> keys_by_chain(((0, 3), (3, 0), (3, 0), (0, 3)), [Masks(3, 0, 3, 0)], 7)
     (0, 1, 1, 0)
     """
-    return _chain(tuple(costs), bool(masks[0].may_ping & 2), bool(masks[0].may_ze & 2), length)
+    return _chain(costs, bool(masks[0].may_ping & 2), bool(masks[0].may_ze & 2), length)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -204,13 +205,15 @@ class Verse:
 
 
 def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] | None, feet: list[Entry],
-                      table: BookTable, plain: bool, declared: bool = False, fixes: dict | None = None) -> None:
+                      table: BookTable, plain: bool, declared: bool = False, fixes: dict | None = None,
+                      codes: str | None = None) -> None:
     """五言/七言 絕句, 律詩, 排律: rhyme group, pattern, 黏對 by dynamic programming, every rule judged.
 
     ``feet``: each line's last entry; ``entries`` (every char's) may be None in the batch path; ``plain``:
     every entry is the table's own (traditional text), so the table's memoised masks serve; ``declared``:
     the poet declared this 近體 form, so a 仄韻 is a fault of each foot rather than a 古體 reading;
-    ``fixes``: with ``plain``, the readings words fix ((line, char) → Entry), put into the masks."""
+    ``fixes``: with ``plain``, the readings words fix ((line, char) → Entry), put into the masks; ``codes``: with
+    ``plain``, the lines joined as tone codes (reading.prepare's quick reading), sliced for the masks."""
     n, length = len(lines), len(lines[0])
     group, ze = choose_group(feet[1::2], feet[0])
     a.group = group
@@ -219,7 +222,8 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
         return
     first_rhymes = _first_line_rhymes(feet[0], group)
     if plain:
-        masks = table.masks_of(lines)  # traditional text: memoised by tone codes
+        # traditional text: memoised by tone codes
+        masks = table.masks_of(lines) if codes is None else table.masks_of_codes(codes, length)
         if fixes:  # a word's reading alone (宰相: 相 仄)
             for (i, j), e in fixes.items():
                 masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)
@@ -287,8 +291,13 @@ def _fit(masks: list[Masks], ends: tuple[str, ...], length: int) -> tuple[tuple[
         line_costs(length, masks[i], ends[i], not i % 2 and i + 1 < n and bool(masks[i + 1].common_ping & third))
         for i in range(n)
     ]
-    states = keys_by_chain([cost for _, cost in fitted], masks, length)
-    return states, tuple(zip(*[pair[state] for (pair, _), state in zip(fitted, states)]))
+    states = keys_by_chain(tuple(map(_COST, fitted)), masks, length)
+    # each line's entry under its key, the columns transposed (taken in C)
+    return states, tuple(zip(*map(getitem, map(_PAIR, fitted), states)))
+
+
+#: The parts of a line_costs result.
+_PAIR, _COST = itemgetter(0), itemgetter(1)
 
 
 def _fix_rare(masks: list[Masks], fixes: dict, entries: list[list[Entry]] | None, feet: list[Entry],
@@ -478,6 +487,9 @@ def judge_foot(a: Analysis, v: Verse) -> None:
     last, group, ends = v.length - 1, v.group, v.ends
     statuses, required, rhyme_lines = a.statuses, a.required, a.rhyme_lines
     rhymes = group is not None and v.strays is None  # the feet may simply rhyme
+    if not a.detail:
+        _judge_feet_brief(a, v, rhymes)
+        return
     for i, foot in enumerate(v.feet):
         if ends[i] == ZE:
             required[i][last] = ZE
@@ -493,6 +505,20 @@ def judge_foot(a: Analysis, v: Verse) -> None:
                 statuses[i][last] = CONFIRM  # by a rare reading (自校); a first foot's common 鄰韻 is 孤雁出群
             else:
                 _rhyme_foot(a, v, i)
+
+
+def _judge_feet_brief(a: Analysis, v: Verse, rhymes: bool) -> None:
+    """``judge_foot``'s findings alone: the brief verdict reads no status, so a foot that rhymes or
+    ends in 仄 as it should writes nothing."""
+    group, ends, neighbours = v.group, v.ends, v.neighbours
+    for i, foot in enumerate(v.feet):
+        if ends[i] == ZE:
+            status = FITS_ZE[foot.code]
+            if status is WRONG or group and group in foot.ping:
+                _ze_ending(a, v, i, status)
+        elif not (rhymes and (group in foot.common_ping
+                              or group in foot.ping and (i or not foot.common_ping & neighbours))):
+            _rhyme_foot(a, v, i)
 
 
 def _ze_ending(a: Analysis, v: Verse, i: int, status: Status) -> None:
@@ -561,13 +587,13 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
     (孤平拗救 noted) or 三平尾; 小拗 saved by the 對句 and 三仄尾 noted. An inverted line has no tail rule."""
     third, detail = v.length - 3, a.detail
     third_bit, tail_bits, body_bits = 1 << third, 0b111 << third, _lone_ping_body(a, v.length)
-    for i, (std, m, mismatch, forgiven, inverse) in enumerate(zip(v.patterns, v.masks, v.mismatch, v.forgiven,
-                                                                   inverted)):
-        if forgiven and detail:  # a note and a mark: the brief verdict has neither
+    masks, forgiven = v.masks, v.forgiven
+    for i, std in enumerate(v.patterns):
+        if detail and forgiven[i]:  # a note and a mark: the brief verdict has neither
             _note_forgiven(a, v, i, std)
-        if inverse:
+        if inverted[i]:
             continue
-        tail = _TAILS[std]
+        tail, m = _TAILS[std], masks[i]
         if tail == "仄平平":
             if not m.common_ze & tail_bits:
                 # 三平尾 (judged by the common readings: 空 in 「空悠悠」 is 平)
@@ -575,7 +601,7 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平，"
                           f"第{cn_numeral(third + 1)}字宜仄。" if detail else "")
         elif tail == "仄仄平":
-            if mismatch:
+            if v.mismatch[i]:
                 continue
             if not m.common_ze & tail_bits:
                 # 三平尾: the 4th (七言 6th) char 仄 only by a rare reading (蹉 in 「身名良蹉跎」)
@@ -583,13 +609,14 @@ def judge_tail(a: Analysis, v: Verse, inverted: list[bool]) -> None:
                           f"三平尾：第{cn_numeral(i + 1)}句末三字『{v.lines[i][third:]}』皆平"
                           f"（『{v.lines[i][third + 1]}』讀仄為僻讀），第{cn_numeral(third + 2)}字宜仄。"
                           if detail else "")
-            # 孤平 (or its 拗救) needs at most two 平 besides the rhyme: most lines have more
-            elif (m.common_ping & body_bits).bit_count() <= 2:
+            # 孤平 needs at most one 平 besides the rhyme, its 拗救 (a note, which the brief verdict does not
+            # give) two: most lines have more
+            elif (m.common_ping & body_bits).bit_count() <= (2 if detail else 1):
                 _lone_ping(a, v, i)
         elif tail == "平平仄":
             # 小拗: the 3rd (七言 5th) char 仄 in a 仄仄平平仄 line, saved (or not: 可救可不救) by the 對句;
             # only a note and a mark, which the brief verdict does not give
-            if detail and not m.common_ping & third_bit and not forgiven and i % 2 == 0:
+            if detail and not m.common_ping & third_bit and not forgiven[i] and i % 2 == 0:
                 _small_ao(a, v, i)
         elif not m.common_ping & tail_bits:  # 平仄仄 with all three 仄: 三仄尾
             message = (

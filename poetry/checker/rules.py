@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from poetry.checker.analysis import NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
 from poetry.checker.regulated import analyse_regulated
@@ -26,6 +26,10 @@ from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape
 
 #: A finding's place (line, char): the order the findings are reported in.
 _PLACE = attrgetter("line", "pos")
+#: A line's last char (taken in C).
+_LAST = itemgetter(-1)
+#: The tone code of a char the rhyme book lacks (BookTable.code_chars).
+_UNKNOWN_CODE = chr(0x30 + UNKNOWN)
 
 
 def _length_of(lines: list[str]) -> int | None:
@@ -36,18 +40,23 @@ def _length_of(lines: list[str]) -> int | None:
 
 def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTable, detail: bool = True,
             plain: bool = False, form: str | None = None, fixes: dict | None = None,
-            lone_ping: LonePing = LonePing.WANGLI, chars: set[str] | None = None) -> Analysis:
+            lone_ping: LonePing = LonePing.WANGLI, chars: set[str] | None = None,
+            codes: str | None = None) -> Analysis:
     """Judge a poem given its lines and their per-char entries (``detail``: word the findings and fill
     every char's status; ``plain``: each entry is the table's own entry of the char written, as for
     traditional text; entries None: plain, every char already in the table, rows built only where needed,
     with ``fixes`` ((line, char) → Entry: the readings words fix, reading.word_fixes) put in;
     ``form``: the form the poet declared, one of forms.DECLARED_FORMS, judged as declared; ``lone_ping``:
-    whose 孤平 a 七言 line is judged by, report.LonePing; ``chars``: the set of the poem's chars, if made)."""
+    whose 孤平 a 七言 line is judged by, report.LonePing; ``chars``: the set of the poem's chars, if made;
+    ``codes``: the lines joined as tone codes, BookTable.code_chars, if made, every char looked up)."""
     if form is not None:
         if entries is None:
             entries = _rows(lines, table, fixes)
         return analyse_declared(lines, entries, table, detail, plain and not fixes, form, lone_ping)
-    unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint(chars or "".join(lines))
+    if codes is not None:  # a char the book lacks has the code UNKNOWN alone
+        unknown = plain and _UNKNOWN_CODE in codes
+    else:
+        unknown = plain and bool(table.unknown) and not table.unknown.isdisjoint(chars or "".join(lines))
     a = Analysis(lines, detail, lone_ping)
     n = len(lines)
     length = a.length = _length_of(lines)
@@ -55,7 +64,7 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
     if entries is None:
         known = table.entries
         if regular and not unknown:
-            feet = [known[s[-1]] for s in lines]  # the batch path reads only the feet
+            feet = list(map(known.__getitem__, map(_LAST, lines)))  # the batch path reads only the feet
             if fixes:
                 _fix_feet(feet, length, fixes)
         else:
@@ -64,7 +73,7 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
     if entries is not None:
         feet = [row[-1] for row in entries]
     if regular:
-        analyse_regulated(a, lines, entries, feet, table, plain, fixes=fixes)
+        analyse_regulated(a, lines, entries, feet, table, plain, fixes=fixes, codes=codes)
     elif length == 6 and n % 2 == 0:
         a.form = form_name(6, n)
         _analyse_six(a, lines, entries)

@@ -57,10 +57,25 @@ def line_masks(row: list[Entry]) -> Masks:
     >>> line_masks([book.entry(c) for c in "不盡長江"]) == book.masks("不盡長江")
     True
     """
+    return _masks([e.code for e in row])
+
+
+def code_masks(codes: str) -> Masks:
+    """The Masks of a line given as its chars' tone codes (``BookTable.code_chars``: chr(0x30 + code)),
+    as ``line_masks`` makes them from the chars' entries.
+
+    >>> table = table_for(resolve_book("pingshui"))
+    >>> code_masks("白日依山盡".translate(table.code_chars)) == table.masks("白日依山盡")
+    True
+    """
+    return _masks([ord(char) - 0x30 for char in codes])
+
+
+def _masks(codes: list[int]) -> Masks:
+    """The Masks of a line from its chars' tone codes (unknown chars may be both, and count as common both ways)."""
     may_ping = may_ze = common_ping = common_ze = 0
     bit = 1
-    for e in row:
-        code = e.code
+    for code in codes:
         if code & ANY_PING:
             may_ping |= bit
             if code & (COMMON_PING | UNKNOWN):
@@ -145,6 +160,25 @@ class BookTable:
             m = memo.get(key)
             if m is None:
                 m = memo[key] = line_masks([entries[c] for c in line])
+            out.append(m)
+        return out
+
+    def masks_of_codes(self, codes: str, width: int) -> list[Masks]:
+        """``masks_of`` of lines of ``width`` chars given joined as their tone codes (``code_chars``): each
+        line's slice is its memo key, so the lines are not translated one by one.
+
+        >>> table = table_for(resolve_book("pingshui"))
+        >>> lines = ["白日依山盡", "黃河入海流"]
+        >>> table.masks_of_codes("".join(lines).translate(table.code_chars), 5) == table.masks_of(lines)
+        True
+        """
+        memo = self.mask_memo
+        out = []
+        for start in range(0, len(codes), width):
+            key = codes[start : start + width]
+            m = memo.get(key)
+            if m is None:
+                m = memo[key] = code_masks(key)
             out.append(m)
         return out
 
