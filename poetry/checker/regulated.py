@@ -501,8 +501,8 @@ def judge_foot(a: Analysis, v: Verse) -> None:
             rhyme_lines[i] = True
             if rhymes and group in foot.common_ping:  # the foot rhymes
                 statuses[i][last] = RHYME
-            elif rhymes and group in foot.ping and (i or not foot.common_ping & v.neighbours):
-                statuses[i][last] = CONFIRM  # by a rare reading (自校); a first foot's common 鄰韻 is 孤雁出群
+            elif rhymes and group in foot.ping and not _borrowed(v, i):
+                statuses[i][last] = CONFIRM  # by a rare reading (自校)
             else:
                 _rhyme_foot(a, v, i)
 
@@ -510,15 +510,21 @@ def judge_foot(a: Analysis, v: Verse) -> None:
 def _judge_feet_brief(a: Analysis, v: Verse, rhymes: bool) -> None:
     """``judge_foot``'s findings alone: the brief verdict reads no status, so a foot that rhymes or
     ends in 仄 as it should writes nothing."""
-    group, ends, neighbours = v.group, v.ends, v.neighbours
+    group, ends = v.group, v.ends
     for i, foot in enumerate(v.feet):
         if ends[i] == ZE:
             status = FITS_ZE[foot.code]
             if status is WRONG or group and group in foot.ping:
                 _ze_ending(a, v, i, status)
-        elif not (rhymes and (group in foot.common_ping
-                              or group in foot.ping and (i or not foot.common_ping & neighbours))):
+        elif not (rhymes and (group in foot.common_ping or group in foot.ping and not _borrowed(v, i))):
             _rhyme_foot(a, v, i)
+
+
+def _borrowed(v: Verse, i: int) -> bool:
+    """孤雁出群: line ``i`` is the first and its foot is in the poem's group by a rare reading only, in a 鄰韻 by a
+    common one, so it is read the common way (逢 冬 in a 東 poem; its 東 reading is 逢逢, a drum's sound)."""
+    foot = v.feet[i]
+    return i == 0 and v.group not in foot.common_ping and bool(foot.common_ping & v.neighbours)
 
 
 def _ze_ending(a: Analysis, v: Verse, i: int, status: Status) -> None:
@@ -554,10 +560,7 @@ def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
     length, line, ln, foot, group = v.length, v.lines[i], i + 1, v.feet[i], v.group
     last = length - 1
     statuses = a.statuses[i]
-    # a first foot in the group by a rare reading only, and in a 鄰韻 by a common one, is read the common
-    # way: 孤雁出群 (逢 冬 in a 東 poem; its 東 reading is 逢逢, a drum's sound)
-    borrowed = i == 0 and group not in foot.common_ping and foot.common_ping & v.neighbours
-    if group is not None and group in foot.ping and not borrowed:
+    if group is not None and group in foot.ping and not _borrowed(v, i):
         statuses[last] = RHYME if group in foot.common_ping else CONFIRM
         if v.strays is not None:  # 韻腳不統一
             statuses[last] = RHYME_WRONG

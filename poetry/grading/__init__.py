@@ -103,6 +103,7 @@ __all__ = [
     "TITLE_INFORMATION_FULL",
     "Band",
     "Grade",
+    "applying",
     "asks_nothing",
     "band_of",
     "base_score",
@@ -192,10 +193,7 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     written, criteria, form_name = measure_written(text, title, hand, form, rhyme_book)
     lines, title = list(written.shown_lines), written.shown_title
     score, taste = scored(written, criteria)
-    if asks_nothing(title):  # 無題, 次韻子由: 貼題 does not apply, neither to 離題 nor to 上品's 貼題貫理
-        grade, reasons = suggest_grade(score, {n: c for n, c in criteria.items() if n != "貼題"}, thresholds, 0.0)
-    else:
-        grade, reasons = suggest_grade(score, criteria, thresholds, title_demand(title))
+    grade, reasons = suggest_grade(score, applying(criteria, title), thresholds, title_demand(title))
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines),
                  MappingProxyType(taste) if taste else None)
 
@@ -216,16 +214,24 @@ def scored(written: GradedText, criteria: Mapping[str, Mapping[str, Any]],
 def base_score(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> float:
     """The combined model's score of the criteria, before taste (scripts/build_taste.py learns on it)."""
     spec = _model()["combined"]
-    if asks_nothing(title):  # 貼題 does not apply: its neutral value, as for a poem without a title
-        criteria = {name: c for name, c in criteria.items() if name != "貼題"}
-    # the whole title's information scales 貼題: a person's name marks a poem of address
-    return round(combined_score(spec, combined_features(criteria, spec.get("neutral"), title_information(title))), 3)
+    # 貼題 left out takes its neutral value; the whole title's information scales it (a name marks a poem of address)
+    features = combined_features(applying(criteria, title), spec.get("neutral"), title_information(title))
+    return round(combined_score(spec, features), 3)
+
+
+def applying(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> Mapping[str, Mapping[str, Any]]:
+    """The criteria that apply to a poem under ``title``: all of them, or without 貼題 when the title asks nothing
+    (``asks_nothing``): then neither 離題 nor 上品's 貼題貫理 asks it, and the combined score takes its neutral value.
+
+    >>> list(applying({"貼題": {"score": 0.1}, "貫理": {"score": 0.9}}, "次韻子由"))
+    ['貫理']
+    """
+    return {name: c for name, c in criteria.items() if name != "貼題"} if asks_nothing(title) else criteria
 
 
 def asks_nothing(title: str | None) -> bool:
     """Whether a title asks no subject of its poem, so that nothing can be off it: 無題, 雜詩 (GENERIC_TITLES), or
-    only an occasion's formula and a name (次韻子由, 和王鞏見寄). 離題 is then never said, and the combined score
-    takes 貼題's neutral value.
+    only an occasion's formula and a name (次韻子由, 和王鞏見寄): 貼題 does not apply (``applying``).
 
     >>> asks_nothing("無題"), asks_nothing("次韻子由"), asks_nothing("塞下曲"), asks_nothing(None)
     (True, True, False, False)
