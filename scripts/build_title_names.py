@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import tang_corpus  # noqa: E402
 
-from poetry.grading.title_parts import ADDRESS_VERBS, OFFICES, RANK  # noqa: E402
+from poetry.grading.title_parts import ADDRESS_VERBS, OFFICES, RANK, _alternation  # noqa: E402
 from poetry.grading.variants import canonical  # noqa: E402
 from poetry.text import is_han  # noqa: E402
 
@@ -59,8 +59,7 @@ def surnames(titles: list[str]) -> dict[str, int]:
     from poetry.text import to_simplified
 
     verbs = "".join(v for v in ADDRESS_VERBS if len(v) == 1)
-    offices = "|".join(sorted(OFFICES, key=len, reverse=True))
-    named_pattern = re.compile(f"[{verbs}](.)(?:[{RANK}]|{offices})")
+    named_pattern = re.compile(f"[{verbs}](.)(?:[{RANK}]|{_alternation(OFFICES)})")
     after_verb = re.compile(f"[{verbs}](.)")
     named: Counter = Counter()
     addressed: Counter = Counter()
