@@ -17,8 +17,8 @@ Three measures need no corpus (``--only quick`` runs just them; ``--only title``
   * the 貼題 probe set (tests/data/title_fit_cases.json): poems under their own title the body does not
     write against the same poems under wrong titles, and jumbles retitled with one of their own words;
   * the graded sets (GRADED_SETS: the development set tests/data/graded_set.json, the held-out set
-    tests/data/graded_set_holdout.json and the fresh held-out set tests/data/graded_set_fresh.json; ``--graded
-    FILE`` for another): poems graded by a 詩伯 before the software saw them;
+    tests/data/graded_set_holdout.json and the fresh held-out sets tests/data/graded_set_fresh.json and
+    graded_set_fresh2.json; ``--graded FILE`` for another): poems graded by a 詩伯 before the software saw them;
     exact agreement, within one step, Spearman rank agreement overall and among the well-formed poems
     (all but the jumbles), and who was more generous;
   * variant invariance: tests/test_grading_variants.py's poems, the graded set's and the judge fixtures in
@@ -85,7 +85,8 @@ def time_dashboard(repeats: int = 20) -> list[float]:
 #: The graded sets: the development set (thresholds and caps were set by the rules' words looking at it), the
 #: held-out set (written and graded before the software ran on it; its per-poem results have since been looked at)
 #: and the fresh held-out set (graded14c: committed before any software ran on it; the clean measure, not for tuning).
-GRADED_SETS = ("tests/data/graded_set.json", "tests/data/graded_set_holdout.json", "tests/data/graded_set_fresh.json")
+GRADED_SETS = ("tests/data/graded_set.json", "tests/data/graded_set_holdout.json", "tests/data/graded_set_fresh.json",
+               "tests/data/graded_set_fresh2.json")
 
 
 def graded_set(path: str = GRADED_SETS[0], show: bool = False) -> None:
