@@ -44,31 +44,9 @@ COMBINED = ("neg_idf_mean", "neg_rare_attested", "stock_image")
 CACHE = Path("/tmp/eval_pastiche_corpus.pkl")
 GRADED = [ROOT / "tests/data/graded_set.json", ROOT / "tests/data/graded_set_holdout.json",
           ROOT / "tests/data/graded_set_fresh.json"]
-#: Celebrated plain poems a pastiche measure must never call stock.
-PLAIN_FAMOUS = {
-    "靜夜思": "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。",
-    "春曉": "春眠不覺曉，處處聞啼鳥。夜來風雨聲，花落知多少。",
-    "登鸛雀樓": "白日依山盡，黃河入海流。欲窮千里目，更上一層樓。",
-    "山居秋暝": "空山新雨後，天氣晚來秋。明月松間照，清泉石上流。竹喧歸浣女，蓮動下漁舟。隨意春芳歇，王孫自可留。",
-    "江雪": "千山鳥飛絕，萬徑人蹤滅。孤舟蓑笠翁，獨釣寒江雪。",
-    "遊子吟": "慈母手中線，遊子身上衣。臨行密密縫，意恐遲遲歸。誰言寸草心，報得三春暉。",
-    "相思": "紅豆生南國，春來發幾枝。願君多采擷，此物最相思。",
-    "鹿柴": "空山不見人，但聞人語響。返景入深林，復照青苔上。",
-    "竹里館": "獨坐幽篁裏，彈琴復長嘯。深林人不知，明月來相照。",
-    "尋隱者不遇": "松下問童子，言師采藥去。只在此山中，雲深不知處。",
-    "獨坐敬亭山": "衆鳥高飛盡，孤雲獨去閑。相看兩不厭，只有敬亭山。",
-    "憫農": "鋤禾日當午，汗滴禾下土。誰知盤中餐，粒粒皆辛苦。",
-    "登樂遊原": "向晚意不適，驅車登古原。夕陽無限好，只是近黃昏。",
-    "送元二使安西": "渭城朝雨浥輕塵，客舍青青柳色新。勸君更盡一杯酒，西出陽關無故人。",
-    "九月九日憶山東兄弟": "獨在異鄉爲異客，每逢佳節倍思親。遙知兄弟登高處，遍插茱萸少一人。",
-    "早發白帝城": "朝辭白帝彩雲間，千里江陵一日還。兩岸猿聲啼不住，輕舟已過萬重山。",
-    "楓橋夜泊": "月落烏啼霜滿天，江楓漁火對愁眠。姑蘇城外寒山寺，夜半鐘聲到客船。",
-    "清明": "清明時節雨紛紛，路上行人欲斷魂。借問酒家何處有，牧童遙指杏花村。",
-    "回鄉偶書": "少小離家老大回，鄉音無改鬢毛衰。兒童相見不相識，笑問客從何處來。",
-    "望廬山瀑布": "日照香爐生紫煙，遙看瀑布掛前川。飛流直下三千尺，疑是銀河落九天。",
-    "黃鶴樓送孟浩然之廣陵": "故人西辭黃鶴樓，煙花三月下揚州。孤帆遠影碧空盡，唯見長江天際流。",
-    "江南春": "千里鶯啼綠映紅，水村山郭酒旗風。南朝四百八十寺，多少樓臺煙雨中。",
-}
+#: Celebrated plain poems a pastiche measure must never call stock (tests/data/celebrated_plain.json).
+PLAIN_FAMOUS = {p["title"]: p["text"] for p in json.loads(
+    (ROOT / "tests/data/celebrated_plain.json").read_text(encoding="utf-8"))["poems"]}
 
 
 def segments(line: str) -> list[str]:

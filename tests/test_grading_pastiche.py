@@ -6,6 +6,7 @@ not weigh how well the Tang LMs predict the lines.
 """
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,17 +14,9 @@ from poetry.data import data_path
 from poetry.grading import grade_poem
 from poetry.grading.taste import STOCK_FEATURES, taste_features, taste_z
 
-#: Celebrated plain poems: stock diction, nothing rare, and never 意味平平.
-PLAIN_FAMOUS = {
-    "靜夜思": "床前明月光，疑是地上霜。舉頭望明月，低頭思故鄉。",
-    "春曉": "春眠不覺曉，處處聞啼鳥。夜來風雨聲，花落知多少。",
-    "登鸛雀樓": "白日依山盡，黃河入海流。欲窮千里目，更上一層樓。",
-    "山居秋暝": "空山新雨後，天氣晚來秋。明月松間照，清泉石上流。竹喧歸浣女，蓮動下漁舟。隨意春芳歇，王孫自可留。",
-    "江雪": "千山鳥飛絕，萬徑人蹤滅。孤舟蓑笠翁，獨釣寒江雪。",
-    "遊子吟": "慈母手中線，遊子身上衣。臨行密密縫，意恐遲遲歸。誰言寸草心，報得三春暉。",
-    "尋隱者不遇": "松下問童子，言師采藥去。只在此山中，雲深不知處。",
-    "竹里館": "獨坐幽篁裏，彈琴復長嘯。深林人不知，明月來相照。",
-}
+#: Celebrated plain poems (stock diction, nothing rare): 靜夜思, 春曉, 登鸛雀樓, 山居秋暝, 江雪, 遊子吟 and 16 more.
+PLAIN_FAMOUS = {p["title"]: p["text"] for p in json.loads(
+    (Path(__file__).parent / "data" / "celebrated_plain.json").read_text(encoding="utf-8"))["poems"]}
 
 
 @pytest.mark.parametrize("title", sorted(PLAIN_FAMOUS))
