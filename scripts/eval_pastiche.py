@@ -13,7 +13,8 @@ out; the calibration split unseen). Two synthetic kinds of pastiche are made fro
 The measures (``features``) are reported as the AUC of real calibration poems against each kind (higher = the
 measure calls the synthetic poem more stock), on the graded sets (fine against skilled / flat; EVALUATION only,
 nothing is fitted on them), on celebrated plain poems (their percentile among real Tang poems), and on a Song
-sample (evaluation only).
+sample (evaluation only). The loaded corpus is cached in /tmp/eval_pastiche_corpus.pkl (delete it after a
+rebuild of the split).
 """
 
 from __future__ import annotations
