@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_grading as build  # noqa: E402
 
-from poetry.grading.taste import TASTE_CRITERIA, TASTE_FILE, blend, competence  # noqa: E402
+from poetry.grading.taste import STOCK_FEATURES, TASTE_CRITERIA, TASTE_FILE, blend, competence  # noqa: E402
 
 #: Chosen by grouped CV among 0.003, 0.01, 0.03, 0.1, 1 and among feature sets (docs/BENCHMARKS.md).
 TASTE_C = 0.003
@@ -53,10 +53,11 @@ GROUPS = 5
 
 
 def feature_names(theme_names: list[str]) -> list[str]:
-    """The taste model's features, in order."""
-    return (["lm_both", "gain_mean", "lm_fit", "det_llr"] + [f"c_{n}" for n in TASTE_CRITERIA]
-            + ["scene_share", "function_share"] + [f"th_{n}" for n in theme_names] + ["th_max", "th_spread"]
-            + ["par_mean", "par_first"])
+    """The taste model's features, in order (less STOCK_FEATURES)."""
+    names = (["lm_both", "gain_mean", "lm_fit", "det_llr"] + [f"c_{n}" for n in TASTE_CRITERIA]
+             + ["scene_share", "function_share"] + [f"th_{n}" for n in theme_names] + ["th_max", "th_spread"]
+             + ["par_mean", "par_first"])
+    return [n for n in names if n not in STOCK_FEATURES]
 
 
 def choice_pairs(corpus: Path) -> tuple[list[dict], list[tuple[int, int]]]:
