@@ -328,6 +328,17 @@ CURATED: tuple[Curated, ...] = (
     *_words(1, "難", "去聲十五翰", "危", "難 nàn, calamity (奴案切)"),
     *_words(0, "調", "下平二蕭", "琴弦絃", "調 tiáo, to tune (徒聊切: 和也)"),
     *_words(0, "傳", "下平一先", "觴杯語聲呼", "傳 chuán, to pass on (直攣切)"),
+    *_words(1, "相", "去聲二十三漾", "賢亞卿漢副伍", "相 xiàng, a minister (息亮切)"),
+    *_words(0, "相", "下平七陽", "如", "相 xiāng: 司馬相如 (息良切)"),
+    *_words(1, "從", "去聲二宋", "侍", "從 zòng, an attendant, a retinue (疾用切)"),
+    *_words(0, "從", "去聲二宋", "臣", "從 zòng, an attendant official (疾用切)"),
+    *_words(1, "觀", "去聲十五翰", "仙古宮", "觀 guàn, a tower, a Taoist temple (古玩切)"),
+    *_words(1, "觀", "上平十四寒", "仰", "觀 guān, to look (古丸切)"),
+    *_words(0, "重", "上平二冬", "城關", "重 chóng, layered (直容切): the city's walls, the passes"),
+    *_words(0, "長", "上聲二十二養", "卿", "長 zhǎng: 司馬長卿 (知丈切)"),
+    *_words(1, "分", "去聲十三問", "投", "分 fèn, one's lot (扶問切)"),
+    *_words(1, "便", "去聲十七霰", "風", "便 biàn, a fair wind (婢面切)"),
+    *_words(1, "便", "去聲十七霰", "莫", "便 biàn, then, at once (婢面切)"),
 )
 #: pypinyin words whose sense the word alone does not decide, left to the book: 殷殷 yǐn the rumble of thunder or
 #: a bell (於謹切, 上聲: 殷殷雷, 殷殷疏鐘) and yīn earnest (平).

@@ -1,5 +1,8 @@
-"""多音字 whose word fixes the sense and the sense the reading (issue 13, poly13c): 無那 那 去聲, 漢將 將 去聲, 上將軍
-將 平, 勝事 勝 去聲, 難勝 勝 平, 秋興 興 去聲, 寢興 興 平, 陶令 令 去聲, 詩思 思 去聲, 調琴 調 平 … on real lines."""
+"""多音字 whose word fixes the sense and the sense the reading (issue 13, poly13c), on real lines.
+
+無那 那 去聲, 漢將 將 去聲, 上將軍 將 平, 亞相 相 去聲, 侍從 從 去聲, 勝事 勝 去聲, 難勝 勝 平,
+秋興 興 去聲, 陶令 令 去聲, 詩思 思 去聲, 調琴 調 平 …
+"""
 
 import pytest
 
@@ -27,6 +30,10 @@ def _errors(text: str) -> list[tuple[int, int]]:
         ("調琴欲有弄", 0, "下平二蕭"),  # 調 to tune (徒聊切)
         ("驛騎朝丹闕", 1, "去聲四寘"),  # 騎 a horseman
         ("山水含秋興", 4, "去聲二十五徑"),  # 興 the mood
+        ("韋經亞相傳", 3, "去聲二十三漾"),  # 杜甫《哭韋大夫之晉》: 亞相, the vice-chancellor
+        ("鯫生侍從忝王枚", 3, "去聲二宋"),  # 從 zòng, an attendant
+        ("相如作賦才", 0, "下平七陽"),  # 司馬相如
+        ("誰能借風便", 4, "去聲十七霰"),  # 便 a fair wind
     ],
 )
 def test_the_word_fixes_the_reading(line, place, group):
@@ -39,6 +46,7 @@ def test_left_by_fit_where_the_word_takes_both():
     assert fixed_readings("看花滿眼淚")[0] is None
     assert fixed_readings("若論三山方外境")[1] is None
     assert fixed_readings("只應朱顔非舊時")[1] is None
+    assert fixed_readings("扈從良可賦")[1] is None  # 宋之問: 扈從 to attend the emperor, 從 平 there
 
 
 def test_a_da_ao_is_not_rescued_by_the_other_reading_of_sheng():
