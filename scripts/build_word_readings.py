@@ -27,7 +27,8 @@ Method (issue 13, part 1):
    are dropped unless their own uses agree (``verified``).
 4. **Curated verse words** (``CURATED``): the readings the tradition fixes and Mandarin no longer shows
    (秋思 思 去聲, 千騎 騎 去聲, 沈約 沈 上聲, 纍纍 平), each with the sense that fixes it. They override the
-   automatic rows; they are verified the same way and reported, and kept unless verse clearly contradicts.
+   automatic reading of their own char (the word's other chars keep pypinyin's); they are verified the same way
+   and reported, and kept unless verse clearly contradicts.
 5. **Doubled chars** (疊字): a word AA fixes both chars to one reading.
 
 Output rows: ``word <TAB> fixed positions <TAB> basis <TAB> source <TAB> strict-slot uses agree/contradict``;
