@@ -31,8 +31,8 @@ from poetry.prosody import Reading, RhymeBook, Tone, get_rhyme_book
 def word_table(data_dir: str | None = None) -> Mapping[str, tuple[tuple[int, str], ...]]:
     """word → ((index, 平水韻 group), …) from data/word_readings.tsv, read once, read-only.
 
-    >>> word_table()["德行"]
-    ((1, '去聲二十四敬'),)
+    >>> word_table()["德行"]  # 行 curated (conduct), 德 from pypinyin's row
+    ((0, '入聲十三職'), (1, '去聲二十四敬'))
     """
     table = {}
     for word, positions, *_ in read_tsv("word_readings.tsv", data_dir):
@@ -259,7 +259,7 @@ def fixed_readings(
     >>> [r.group if r else None for r in fixed_readings("重陽獨酌杯中酒")][:2]
     ['上平二冬', None]
     >>> [r.tone.value if r else None for r in fixed_readings("德行")]
-    [None, '仄']
+    ['仄', '仄']
     >>> [r.group if r else None for r in fixed_readings("纍纍")]
     ['上平四支', '上平四支']
     """

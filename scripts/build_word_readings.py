@@ -27,7 +27,8 @@ Method (issue 13, part 1):
    are dropped unless their own uses agree (``verified``).
 4. **Curated verse words** (``CURATED``): the readings the tradition fixes and Mandarin no longer shows
    (秋思 思 去聲, 千騎 騎 去聲, 沈約 沈 上聲, 纍纍 平), each with the sense that fixes it. They override the
-   automatic rows; they are verified the same way and reported, and kept unless verse clearly contradicts.
+   automatic reading of their own char (the word's other chars keep pypinyin's); they are verified the same way
+   and reported, and kept unless verse clearly contradicts.
 5. **Doubled chars** (疊字): a word AA fixes both chars to one reading.
 
 Output rows: ``word <TAB> fixed positions <TAB> basis <TAB> source <TAB> strict-slot uses agree/contradict``;
@@ -75,6 +76,11 @@ class Curated:
     index: int  #: 0-based position of the fixed char
     group: str  #: 平水韻 group of the reading
     sense: str  #: why: the sense that fixes it
+
+
+def _words(index: int, char: str, group: str, others: str, sense: str) -> tuple[Curated, ...]:
+    """One Curated per word made of ``char`` and each of ``others``: ``char`` at ``index`` (0: char first)."""
+    return tuple(Curated(char + o if index == 0 else o + char, index, group, sense) for o in others)
 
 
 #: Verse words, each with the sense that decides the reading (廣韻 / 平水韻 glosses).
@@ -270,6 +276,8 @@ CURATED: tuple[Curated, ...] = (
     Curated("白蛇", 1, "下平六麻", "蛇 shé, the snake"),
     Curated("沈休文", 0, "上聲二十六寢", "沈休文, 沈約: the surname"),
     Curated("沈東陽", 0, "上聲二十六寢", "沈東陽, 沈約 as 東陽太守: the surname"),
+    Curated("沈吳興", 0, "上聲二十六寢", "沈 of 吳興 (吳興沈氏): the surname"),
+    Curated("沈吳興", 2, "下平十蒸", "吳興 the town (虛陵切)"),
     Curated("稽首", 0, "上聲八薺", "稽 qǐ, 稽首 to bow to the ground (康禮切)"),
     Curated("稽首", 1, "上聲二十五有", "首 shǒu, the head"),
     Curated("長物", 0, "去聲二十三漾", "長 zhàng, what is left over (直亮切): 身無長物"),
@@ -280,6 +288,58 @@ CURATED: tuple[Curated, ...] = (
     Curated("長號", 1, "下平四豪", "號 háo, a long wail (胡刀切)"),
     Curated("泡影", 0, "下平三肴", "泡 pāo, a bubble (匹交切: 浮漚)"),
     Curated("水泡", 1, "下平三肴", "泡 pāo, a bubble on the water"),
+
+    # poly13c: the 多音字 the planted tone flips and a scan of Tang strict slots found read by fit, where the word
+    # fixes the sense and the sense the reading (廣韻 / 平水韻; data/README.md "word_readings.tsv"). Left by fit:
+    # 看 (看花 平 and 仄 alike), 醒 忘 聽 過 (one sense, two tones), 更 before a night watch's states, 相應 不應.
+    *_words(0, "那", "下平五歌", "堪", "那 nuó, how (諾何切: 何也): 那堪 how can one bear"),
+    *_words(1, "那", "去聲二十一箇", "無不爭", "那 nuò, 無那 = 無奈 (奴箇切)"),
+    *_words(1, "將", "去聲二十三漾", "上漢諸胡虜戰裨邊", "將 jiàng, a general (子亮切)"),
+    # not 將旗: 誰能將旗鼓 (將 平, to wield); 大將旗 上將旗 have their own words
+    *_words(0, "將", "去聲二十三漾", "壇", "將 jiàng, the general's altar (子亮切)"),
+    # 上將軍 漢將軍: 將軍 as everywhere (將 平), not 上將 + 軍
+    *(Curated(c + "將軍", 1, "下平七陽", "將軍 jiāngjūn, as the word alone (即良切)") for c in "上漢諸胡虜戰裨邊"),
+    *_words(1, "將", "下平七陽", "還莫欲唯相且空願誰曾已只却難自獨好休猶肯便那擬若",
+            "將 jiāng, to take, to hold; about to (即良切)"),
+    *_words(1, "稱", "去聲二十五徑", "偏雅", "稱 chèn, to fit, to suit (昌孕切)"),
+    *_words(0, "稱", "去聲二十五徑", "意情", "稱 chèn, as one wishes (昌孕切)"),
+    *_words(0, "稱", "下平十蒸", "觴臣賀歎美慶壽", "稱 chēng, to name, to praise, to raise (處陵切)"),
+    *_words(1, "教", "下平三肴", "莫若須天爭却忍從免難肯欲長虛能直那但放寧更",
+            "教 jiāo, to make, to let (古肴切: 令也, 使也)"),
+    *_words(1, "論", "去聲十四願", "清經雅高", "論 lùn, a discourse, an opinion (盧困切)"),
+    *_words(1, "騎", "去聲四寘", "驛虜羽獵後候軒別從導單", "騎 jì, a horseman, horsemen (奇寄切)"),
+    *_words(0, "騎", "上平四支", "鶴牛驢鯨龍虎", "騎 qí, to ride (渠羈切)"),
+    *_words(1, "勝", "去聲二十五徑", "決戰形選逐戴殊幽", "勝 shèng, victory, fine (詩證切)"),
+    *_words(0, "勝", "去聲二十五徑", "遊因事概景境賞會", "勝 shèng, fine, famous (詩證切)"),
+    *_words(1, "勝", "下平十蒸", "難", "勝 shēng, to bear (識蒸切)"),
+    *_words(1, "禁", "去聲二十七沁", "紫中出清丹入仙", "禁 jìn, the forbidden palace (居蔭切)"),
+    *_words(0, "禁", "去聲二十七沁", "城林中闈營苑掖門庭火煙", "禁 jìn, the palace; forbidden (居蔭切)"),
+    *_words(1, "禁", "下平十二侵", "爭難那誰", "禁 jīn, to bear (居吟切)"),
+    *_words(0, "應", "下平十蒸", "知是無難", "應 yīng, should, must be (於陵切: 當也)"),
+    *_words(1, "興", "去聲二十五徑", "秋清野歸幽飲晚客佳發入遠雅高",
+            "興 xìng, the mood (許應切)"),
+    *_words(1, "興", "下平十蒸", "吳廢晨寢夙復", "興 xīng, to rise; 吳興 the town (虛陵切)"),
+    *_words(1, "令", "去聲二十四敬", "陶荀江軍遺號法", "令 lìng, the magistrate, a command (力政切)"),
+    *_words(0, "令", "去聲二十四敬", "名威節", "令 lìng, good; 丁令威 (力政切)"),
+    *_words(1, "令", "下平八庚", "莫空但須遂還欲因翻縱", "令 líng, to make, to let (呂貞切: 使也)"),
+    *_words(1, "思", "去聲四寘", "詩情屬藻野", "思 sì, the noun: thoughts, longing (相吏切)"),
+    *_words(1, "思", "上平四支", "因却不常每翻沉", "思 sī, to think of (息茲切)"),
+    *_words(0, "思", "上平四支", "歸鄉家君舊", "思 sī, to think of (息茲切)"),
+    *_words(1, "量", "下平七陽", "可難", "量 liáng, to measure (呂張切)"),
+    *_words(1, "難", "去聲十五翰", "危", "難 nàn, calamity (奴案切)"),
+    *_words(0, "調", "下平二蕭", "琴弦絃", "調 tiáo, to tune (徒聊切: 和也)"),
+    *_words(0, "傳", "下平一先", "觴杯語聲呼", "傳 chuán, to pass on (直攣切)"),
+    *_words(1, "相", "去聲二十三漾", "賢亞卿漢副伍", "相 xiàng, a minister (息亮切)"),
+    *_words(0, "相", "下平七陽", "如", "相 xiāng: 司馬相如 (息良切)"),
+    *_words(1, "從", "去聲二宋", "侍", "從 zòng, an attendant, a retinue (疾用切)"),
+    *_words(0, "從", "去聲二宋", "臣", "從 zòng, an attendant official (疾用切)"),
+    *_words(1, "觀", "去聲十五翰", "仙古宮", "觀 guàn, a tower, a Taoist temple (古玩切)"),
+    *_words(1, "觀", "上平十四寒", "仰", "觀 guān, to look (古丸切)"),
+    *_words(0, "重", "上平二冬", "城關", "重 chóng, layered (直容切): the city's walls, the passes"),
+    *_words(0, "長", "上聲二十二養", "卿", "長 zhǎng: 司馬長卿 (知丈切)"),
+    *_words(1, "分", "去聲十三問", "投", "分 fèn, one's lot (扶問切)"),
+    *_words(1, "便", "去聲十七霰", "風", "便 biàn, a fair wind (婢面切)"),
+    *_words(1, "便", "去聲十七霰", "莫", "便 biàn, then, at once (婢面切)"),
 )
 #: pypinyin words whose sense the word alone does not decide, left to the book: 殷殷 yǐn the rumble of thunder or
 #: a bell (於謹切, 上聲: 殷殷雷, 殷殷疏鐘) and yīn earnest (平).
@@ -292,6 +352,10 @@ SAME_SENSE = frozenset("車")
 #: 跳 tiào → 去聲 嘯, while verse reads 跳 徒聊切 平 (跳梁, 跳丸); 蛇 shé → 歌, while the snake is 食遮切 麻;
 #: 饑 jī cannot tell 支 (hunger, 《集韻》 as 飢) from 微 (famine).
 DOUBTFUL_CLASSES = frozenset({("跳", "tiao4"), ("蛇", "she2"), ("饑", "ji1")})
+#: (char, syllable) classes judged contradicted whatever their remaining words' record: 思 sī, whose contradicting
+#: words (詩思 愁思 離思: the noun, 去聲) are curated now, so that its remaining words no longer show the class's
+#: doubt (悲思, 雲愁海思 are the noun too); its words with their own uses agreeing stay (所思, 尋思).
+CONTRADICTED_CLASSES = frozenset({("思", "si1")})
 
 
 def tone3(syllable: str) -> str:
@@ -492,7 +556,7 @@ def judge(table, uses, classes) -> tuple[dict, collections.Counter]:
             if source == "pypinyin" and (word[j], syllable) in DOUBTFUL_CLASSES:
                 why[source + ": a class verse reads otherwise (DOUBTFUL_CLASSES)"] += 1
                 continue
-            klass = classes.get((word[j], syllable))
+            klass = 1.0 if (word[j], syllable) in CONTRADICTED_CLASSES else classes.get((word[j], syllable))
             if source == "pypinyin" and klass and klass > MAX_CLASS_CONTRADICTION and not (agree >= 3 and not contra):
                 why[source + ": its (char, syllable) class contradicted"] += 1
                 continue
@@ -569,8 +633,9 @@ def main(argv: list[str] | None = None) -> int:
     # 疊字: pypinyin's reading of a doubled word holds for both chars, or for neither
     table = {w: f for w, f in table.items() if not (len(set(w)) == 1 and len({v[0] for v in f.values()}) != 1)}
     curated = curated_rows(book)
-    overridden = sum(w in table for w in curated)
-    table.update(curated)
+    overridden = sum(j in table.get(w, {}) for w, f in curated.items() for j in f)
+    for word, fixed in curated.items():  # a curated char overrides pypinyin's; the word's other chars stand
+        table.setdefault(word, {}).update(fixed)
     uses, decided_poems = verify(poems, table, book)
     kept, why = judge(table, uses, class_contradiction(table, uses))
     n_auto = sum(1 for f in table.values() for r in f.values() if r[3] == "pypinyin")
