@@ -887,8 +887,12 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     for name in grading.COMBINED_CRITERIA:
         vals = [c[name]["score"] for c in measured if c[name]["score"] is not None]
         neutral[name] = math.log(max(float(np.median(vals)), 1e-3)) if vals else math.log(0.5)
-    rows = {k: [dict(grading.combined_features(c, neutral, info), _poem=i) for c, info, i in v]
+    rows = {k: [dict(grading.combined_features(c, neutral, info), _poem=i) for c, info, i, _ in v]
             for k, v in comb.items()}
+    if os.environ.get("GRADING_DUMP"):  # the criteria themselves and the titles, for scripts/eval_combiner.py
+        with open(os.environ["GRADING_DUMP"] + ".criteria", "wb") as fh:
+            pickle.dump({k: [({n: c[n]["score"] for n in c}, info, i, title) for c, info, i, title in v]
+                         for k, v in comb.items()}, fh)
     _dev_combiner(rows)
     real, negatives, weight = _combiner_data(rows)
     model["combined"] = _fit_trees(real, negatives, list(grading.COMBINED_CRITERIA), weight)
@@ -1018,7 +1022,7 @@ def _combiner_criteria(half_b: list[dict], deg: Degrader):
         measured.append(rows["real"])
         index = len(comb["real"])  # the poem's place, so that the dev split keeps a poem's copies together
         for k, crit in rows.items():
-            comb[k].append((crit, grading.title_information(copies[k]["title"]), index))
+            comb[k].append((crit, grading.title_information(copies[k]["title"]), index, copies[k]["title"]))
         if n % 1000 == 999:
             log(f"criteria {n + 1}/{len(half_b)} ({(time.time() - t0) / (n + 1) / 4 * 1000:.1f} ms/poem)")
     return comb, measured
