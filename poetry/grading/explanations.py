@@ -17,7 +17,7 @@ from typing import Mapping
 
 import numpy as np
 
-from poetry.grading.duizhang import facing_words, unlike_places
+from poetry.grading.duizhang import NOUNS, duilei, facing_words, unlike_places
 from poetry.grading.measures import _cos, _text_vector, aligned_fit, couplet_features, suspicious_chars
 from poetry.grading.models import _vectors
 from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
@@ -136,26 +136,37 @@ def explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None 
     return f"事實雜亂：各聯意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
 
 
-def _echo(first: str, last: str) -> tuple[str, str] | None:
-    """The two telling characters, one of the opening and one of the close, whose images answer each other."""
-    vec = _vectors()
+#: 對類 classes that never make an echo of images: particles, numbers and directions (來 answering 來, 十 answering
+#: 萬 is no 呼應).
+NOT_IMAGES = frozenset({"虛字", "數目", "方位"})
 
-    def telling(text: str) -> list[str]:
-        return [ch for ch in dict.fromkeys(text) if ch in vec.index and vec.idf[vec.index[ch]] >= TELLING_IDF]
+
+def _echo(first: list[str], last: list[str]) -> tuple[str, str] | None:
+    """The two telling characters, one of the opening lines and one of the closing lines, whose images answer each
+    other: not a rhyme foot (feet share a rhyme, not an image), not a particle, number or direction, one of the two
+    naming a thing in the 對類 table (data/duilei.tsv), and a character met again only if it names a thing (月 … 月,
+    not 無 … 無; two rare characters whose vectors merely lie close, 擎 and 橙, are no echo)."""
+    vec, classes = _vectors(), duilei()
+
+    def telling(lines: list[str]) -> list[str]:
+        chars = dict.fromkeys(ch for line in lines for ch in line[:-1])
+        return [ch for ch in chars if ch in vec.index and vec.idf[vec.index[ch]] >= TELLING_IDF
+                and not (classes.get(ch, frozenset()) & NOT_IMAGES)]
 
     a, b = telling(first), telling(last)
     if not a or not b:
         return None
     sims = vec.topic[[vec.index[x] for x in a]] @ vec.topic[[vec.index[y] for y in b]].T
-    i, j = np.unravel_index(int(np.argmax(sims)), sims.shape)
-    return (a[i], b[j]) if sims[i, j] >= ECHO else None
+    for x, y in np.argwhere(sims >= ECHO)[np.argsort(-sims[sims >= ECHO], kind="stable")]:
+        if classes.get(a[x], frozenset()) & NOUNS or a[x] != b[y] and classes.get(b[y], frozenset()) & NOUNS:
+            return a[x], b[y]
+    return None
 
 
 def explain_ends(p: float, lines: list[str], coherence: float | None = None) -> str:
     """首尾貫通 in words: the images by which the opening and the close answer each other, if any."""
     band = band_of("首尾貫通", p)
-    first, last = "".join(lines[:2]), "".join(lines[-2:])
-    pair = _echo(first, last) if len(lines) >= 4 else None
+    pair = _echo(lines[:2], lines[-2:]) if len(lines) >= 4 else None
     jumble = coherence is not None and band_of("貫理", coherence) is Band.POOR
     if band is not Band.POOR and pair and not jumble:
         x, y = pair
