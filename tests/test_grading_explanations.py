@@ -74,3 +74,10 @@ def test_the_close_answers_the_opening_by_images_not_by_rare_characters_or_rhyme
     assert "相應" not in gift.criteria["首尾貫通"]["explanation"]  # 擎 and 橙 lie close only as rare characters
     apricot = grade_poem("一陂春水繞花身，花影妖嬈各占春。縱被春風吹作雪，絕勝南陌碾成塵。", title="北陂杏花")
     assert "同以「春」相應" in apricot.criteria["首尾貫通"]["explanation"]
+
+
+def test_taste_names_a_theme_only_where_it_is_the_poems_own():
+    falls = grade_poem("日照香爐生紫煙，遙看瀑布掛前川。飛流直下三千尺，疑是銀河落九天。", title="望廬山瀑布")
+    assert "冬雪" not in falls.taste["explanation"]  # its white leans to snow; no snow poem
+    apricot = grade_poem("一陂春水繞花身，花影妖嬈各占春。縱被春風吹作雪，絕勝南陌碾成塵。", title="北陂杏花")
+    assert "所寫近春景" in apricot.taste["explanation"]

@@ -218,9 +218,14 @@ def explain_taste(share: float, parts: Mapping[str, float], feats: Mapping[str, 
     the couplets' parallelism slightly against: it is not praised here.)"""
     best = shown[int(np.argmax(gain))] if len(gain) == len(shown) else shown[0]
     weights = dict(zip(spec["features"], zip(spec["mean"], spec["scale"], spec["coef"])))
-    # a theme the poem leans to more than the average poem does, weighed by the choice for or against it
+    # a theme the poem leans to more than the average poem does, weighed by the choice for or against it; named only
+    # when it is the poem's strongest theme and stands out more than in the average poem (a waterfall's white is
+    # no 冬雪 poem)
+    themes = [k for k in weights if k.startswith("th_") and k not in ("th_max", "th_spread")]
+    clear = "th_spread" not in weights or feats["th_spread"] > weights["th_spread"][0]
+    own = {max(themes, key=lambda k: feats[k])} if themes and clear else set()
     leaning = sorted((w * (feats[k] - mu) / sd, k[3:]) for k, (mu, sd, w) in weights.items()
-                     if k.startswith("th_") and k not in ("th_max", "th_spread") and feats[k] > mu)
+                     if k in own and feats[k] > mu)
     out = []
     if parts["聲口"] > 0.3:
         out.append(f"字句深合唐人聲口，「{best}」一句尤為圓熟")
