@@ -35,9 +35,9 @@ ECHO = 0.55
 #: Characters rarer than this (IDF; 山 2.3, 月 2.6, 不 1.9) can carry an image.
 TELLING_IDF = 2.2
 #: A body character answers a title word this strongly (PMI) to be named 「題中X，詩以Y應之」, whatever 貼題 says: the
-#: lowest PMI at which another poem's title finds such a pair in at most one Tang poem in ten (under its own title
-#: one in two; scripts/measure_title_answers.py, docs/BENCHMARKS.md title14b). 市→黃 and 邑→臥 fall below it.
-ANSWER_PMI = 2.2
+#: lowest PMI at which four pairs in five so named in Tang poems are named under the poem's own title rather than
+#: another poem's (scripts/measure_title_answers.py, docs/BENCHMARKS.md title14b). 市→黃 (1.35) falls below it.
+ANSWER_PMI = 2.0
 
 
 def same_figure(a: str, b: str) -> bool:
@@ -202,7 +202,7 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
     if band is Band.FAIR:
         return f"{said}{seen}與{subject}若即若離。"
     if not said and not seen:
-        return f"詩中未見應{subject}之語，似離題。"
+        return f"詩中未見應{subject.replace('題目', '題')}之語，似離題。"
     return f"{said}{seen}詩意與{subject}關係不大，似離題。"
 
 

@@ -232,25 +232,27 @@ def read_title(title: str) -> TitleParts:
     and the persons it addresses.
 
     >>> read_title("次韻子由")
-    TitleParts(topic='', formula=('次韻',), addressee=('子由',))
+    TitleParts(topic='', formula=('次韻',), addressee=('子由',), places=(), dates=())
     >>> read_title("送杜少府之任蜀州")
-    TitleParts(topic='送之任蜀州', formula=(), addressee=('杜少府',))
+    TitleParts(topic='送之任', formula=(), addressee=('杜少府',), places=('蜀州',), dates=())
     >>> read_title("和王鞏見寄").asks_little
     True
     >>> read_title("次韻王定國南遷回見寄").topic
     '南遷回'
     >>> read_title("和子由澠池懷舊"), read_title("送友人").topic
-    (TitleParts(topic='澠池懷舊', formula=('和',), addressee=('子由',)), '送')
+    (TitleParts(topic='澠池懷舊', formula=('和',), addressee=('子由',), places=(), dates=()), '送')
     >>> read_title("送元二使安西").addressee, read_title("送元二使安西").topic
     (('元二',), '送使安西')
     >>> read_title("黃鶴樓送孟浩然之廣陵").topic
-    '黃鶴樓送廣陵'
+    '黃鶴樓送'
     >>> read_title("送春").topic, read_title("懷古").topic, read_title("題西林壁").topic, read_title("和梅花").topic
-    ('送春', '懷古', '西林壁', '梅花')
+    ('送春', '懷古', '', '梅花')
     >>> read_title("寄黃幾復")
-    TitleParts(topic='寄', formula=(), addressee=('黃幾復',))
+    TitleParts(topic='寄', formula=(), addressee=('黃幾復',), places=(), dates=())
     >>> read_title("登高"), read_title("九月九日憶山東兄弟").topic
-    (TitleParts(topic='登高', formula=(), addressee=()), '九月九日憶山東兄弟')
+    (TitleParts(topic='登高', formula=(), addressee=(), places=(), dates=()), '九月九日憶山東兄弟')
+    >>> read_title("三衢道中").places, read_title("十一月四日風雨大作")
+    (('三衢',), TitleParts(topic='風雨大作', formula=(), addressee=(), places=(), dates=('十一月四日',)))
     """
     formula, verb, _ = _patterns()
     topic: list[str] = []  # characters and occasion words
@@ -304,6 +306,8 @@ def _written_on(title: str) -> TitleParts:
     return TitleParts("", (title[0],) + tail, persons, (place,) if place else ())
 
 
+#: Characters a bare given name does not hold (NOT_IN_NAME but the kin, honorific and suffix characters: 林子方).
+_NOT_IN_PERSON = NOT_IN_NAME - frozenset("公士師氏尚子學弟兄叔姪生老翁君" + PLACE_SUFFIXES)
 #: Verbs of address a bare given name may end the title after (送林子方, 寄子由).
 _TO_PERSON = frozenset("送寄贈示呈別懷憶哭酬答")
 
@@ -313,7 +317,8 @@ def _bare_name_at(title: str, verb: re.Match[str]) -> int:
     neither a word of Tang titles nor a place, as a person without a surname (送林子方); else the verb's end."""
     i = verb.end()
     rest = title[i:]
-    if (verb.group() in _TO_PERSON and 2 <= len(rest) <= 3 and _named(rest) and not _is_title_word(rest)
+    if (verb.group() in _TO_PERSON and 2 <= len(rest) <= 3 and not any(ch in _NOT_IN_PERSON for ch in rest)
+            and not _is_title_word(rest)
             and _place_at(title, i) == i):
         return len(title)
     return i
