@@ -81,7 +81,8 @@ def test_explanation_cites_no_name_or_date(title, text, names):
 
 
 def test_weak_pairs_not_cited():
-    """「題中「市」，詩以「黃」應之」 and 「題中「先」，詩以「闥」應之」 were said before: pairs below ANSWER_PMI are not."""
+    """「題中「市」，詩以「黃」應之」 and 「題中「先」，詩以「闥」應之」 were said before: weaker pairs than ANSWER_PMI
+    are not named."""
     assert "詩以「黃」" not in grade_poem(XINSHI, title="宿新市徐公店").criteria["貼題"]["explanation"]
     words = grade_poem(HUYIN, title="湖陰").criteria["貼題"]["explanation"]
     assert "詩以「闥」" not in words, words

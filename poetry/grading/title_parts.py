@@ -37,9 +37,10 @@ PURE_FORMULAS = tuple(("再次韻 復次韻 追次韻 次韻 和韻 依韻 用�
                        "之任 赴任 赴官 赴闕 還朝 聖製 御製 聖制 御制 應制 應教 應令 唱和 寄贈 戲贈 戲答 戲呈 "
                        "戲作 戲題 口占 席上 同賦 分韻 分題 得字 道中 途中 絕句 雜詩 雜興 雜感 有感 即事 偶成 偶題 "
                        "偶作 書事 口號 漫興 漫成").split())
-#: Formulas and verbs of address that tell the occasion, and so the matter (a farewell, a letter, longing, a
-#: mourning, a journey to office): read as topic, while the names beside them are not.
-OCCASIONS = frozenset(("送 寄 贈 別 留別 懷 憶 哭 挽 輓 餞 弔 寄懷 懷寄 之官 之任 赴任 赴官 赴闕 還朝").split())
+#: Formulas and verbs of address that tell the occasion, and so the matter (a farewell, longing, a mourning, a
+#: journey to office): read as topic, while the names beside them are not. A letter or a gift to a person (寄黃幾復,
+#: 贈汪倫) asks no subject of its own (title14b): 寄 and 贈 before a person are formulas.
+OCCASIONS = frozenset(("送 別 留別 懷 憶 哭 挽 輓 餞 弔 寄懷 懷寄 之官 之任 赴任 赴官 赴闕 還朝").split())
 #: Formulas of the poem's kind or making, not of an occasion with a person: 道中, 絕句, and the 題/書 of 題西林壁.
 GENRE_FORMULAS = frozenset(("道中 途中 絕句 雜詩 雜興 雜感 有感 即事 偶成 偶題 偶作 書事 口號 漫興 漫成 "
                             "題 書 壁 邸 店").split())
@@ -48,7 +49,7 @@ ADDRESSING = frozenset(("再次韻 復次韻 追次韻 次韻 和韻 依韻 奉�
                         "復和 和答 酬答 寄贈 戲贈 戲答 戲呈 和 答 荅 酬").split())
 #: Verbs of address: a formula when a person follows (送張十二), the matter otherwise (送春, 懷古, 別離).
 ADDRESS_VERBS = tuple(("留別 寄懷 懷寄 和 答 荅 酬 寄 送 贈 呈 簡 示 謝 別 懷 憶 哭 挽 輓 同 陪 招 訪 過 "
-                       "與 逢 喜 餞 遇 邀 約 弔 問 題").split())
+                       "與 逢 喜 餞 遇 邀 約 弔 問 題 柬").split())
 #: Offices, honorifics and kin that name a person in a title (王少府, 崔明府, 無可上人, 舍弟).
 OFFICES = tuple(("中書舍人 中書 門下 給事中 明府 少府 使君 侍郎 學士 判官 員外 秀才 處士 上人 道士 禪師 "
                  "法師 郎中 舍人 司馬 參軍 主簿 縣令 太守 刺史 相公 中丞 大夫 尚書 侍御 補闕 拾遺 給事 "
@@ -248,7 +249,7 @@ def read_title(title: str) -> TitleParts:
     >>> read_title("送春").topic, read_title("懷古").topic, read_title("題西林壁").topic, read_title("和梅花").topic
     ('送春', '懷古', '', '梅花')
     >>> read_title("寄黃幾復")
-    TitleParts(topic='寄', formula=(), addressee=('黃幾復',), places=(), dates=())
+    TitleParts(topic='', formula=('寄',), addressee=('黃幾復',), places=(), dates=())
     >>> read_title("登高"), read_title("九月九日憶山東兄弟").topic
     (TitleParts(topic='登高', formula=(), addressee=(), places=(), dates=()), '九月九日憶山東兄弟')
     >>> read_title("三衢道中").places, read_title("十一月四日風雨大作")
@@ -275,6 +276,10 @@ def read_title(title: str) -> TitleParts:
         if i == 0 and (m and m.group() == "題" or title[0] == "書" and len(title) > 1):
             formulas.append(title[0])  # 題菊花, 書憤: the rest is the matter
             i = 1
+        elif m and (at := _place_before_person(title, m)) > m.end():  # 寄揚州韓綽判官
+            (topic if m.group() in OCCASIONS else formulas).append(m.group())
+            places.append(title[m.end():at])
+            i = at
         elif m and max(end, bare) > m.end():
             (topic if m.group() in OCCASIONS else formulas).append(m.group())
             if bare > m.end():  # 送林子方: a given name ends the title
@@ -310,6 +315,14 @@ def _written_on(title: str) -> TitleParts:
 _NOT_IN_PERSON = NOT_IN_NAME - frozenset("公士師氏尚子學弟兄叔姪生老翁君" + PLACE_SUFFIXES)
 #: Verbs of address a bare given name may end the title after (送林子方, 寄子由).
 _TO_PERSON = frozenset("送寄贈示呈別懷憶哭酬答")
+
+
+def _place_before_person(title: str, verb: re.Match[str]) -> int:
+    """After a verb of address, the end of a place that a person named with a surname follows (寄揚州韓綽判官: the
+    letter goes to 韓綽 in 揚州); the verb's end when there is none."""
+    i = verb.end()
+    end = _place_at(title, i)
+    return end if end > i and verb.group() in _TO_PERSON and _titled_person().match(title, end) else i
 
 
 def _bare_name_at(title: str, verb: re.Match[str]) -> int:
