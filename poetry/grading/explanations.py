@@ -198,7 +198,7 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
     seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""
     subject = f"題目「{title}」" if not parts.named else f"題中「{asked}」"  # 書憤: the 憤, not the 書
     if band is Band.GOOD:
-        return f"{said}{seen}詩意切合{subject}。"
+        return f"{said}{seen}詩意切合題目「{title}」。"
     if band is Band.FAIR:
         return f"{said}{seen}與{subject}若即若離。"
     if not said and not seen:

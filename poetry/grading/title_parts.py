@@ -16,7 +16,8 @@ journey's and a stay's record, 十一月四日風雨大作 asks for the storm, n
 全唐詩's titles (data/title_names.json: place-shaped names that the bodies of their poems seldom write, and the
 suffixes of districts, 州 縣 …); a name before 道中/途中 and what a leading 題/書 writes on (題西林壁, 書湖陰先生壁)
 are places by the pattern; a year (己亥, 元和十年) and a day (十一月四日) are dates, but not a festival's
-(九月九日, 七月七日: the feast is the matter).
+(九月九日, 七月七日: the feast is the matter). The combined score scales 貼題 by what the rest asks
+(``measures.title_demand``), the rubric's 離題 reads it, and 貼題's explanation names only the rest's words.
 """
 
 from __future__ import annotations
