@@ -27,6 +27,8 @@ STORM = "僵臥孤村不自哀，尚思爲國戍輪臺。夜闌臥聽風吹雨�
     ("十一月四日風雨大作", (), ("十一月四日",), "風雨大作"),
     ("九月九日憶山東兄弟", (), (), "九月九日憶山東兄弟"),  # a feast is the matter, not a date
     ("登鸛雀樓", (), (), "登鸛雀樓"),  # a place its poems write stays the matter
+    ("終南山", (), (), "終南山"),  # a learned place alone is the matter (王維's poem is the mountain)
+    ("涼州詞", (), (), "涼州詞"),  # a tune's place is its matter (the frontier), not a district
 ])
 def test_places_and_dates_read(title, places, dates, topic):
     parts = read_title(title)

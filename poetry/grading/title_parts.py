@@ -129,16 +129,21 @@ def _place_at(title: str, i: int) -> int:
     are places (淨慈寺; 真州, a district), or the name before 道中/途中 (三衢道中: a numeral may begin it)."""
     known, districts, suffixes = _places()
     for n in (3, 2):
-        if title[i:i + n] in known:
+        if title[i:i + n] in known and not title.startswith(_TUNES, i + n):
             return i + n
     for n, kinds in ((3, suffixes), (2, districts)):
-        if i + n <= len(title) and title[i + n - 1] in kinds and _named(title[i:i + n - 1]):
+        if (i + n <= len(title) and title[i + n - 1] in kinds and _named(title[i:i + n - 1])
+                and not title.startswith(_TUNES, i + n)):
             return i + n
     for n in (3, 2, 1):
         name = title[i:i + n]
         if len(name) == n and title.startswith(("道中", "途中"), i + n) and not any(ch in NOT_IN_NAME for ch in name):
             return i + n
     return i
+
+
+#: What makes a place's name a tune's (涼州詞, 伊州歌, 甘州曲): the tune's place is its matter (the frontier).
+_TUNES = tuple("詞歌曲行引吟樂謠")
 
 
 def _date_at(title: str, i: int) -> int:
@@ -298,6 +303,8 @@ def read_title(title: str) -> TitleParts:
         else:
             topic.append(title[i])
             i += 1
+    if not topic and not formulas and not persons and not dates:  # 終南山, 籌筆驛: the place alone is the matter
+        return TitleParts(title)
     return TitleParts("".join(topic), tuple(formulas), tuple(persons), tuple(places), tuple(dates))
 
 
