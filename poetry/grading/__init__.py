@@ -214,8 +214,9 @@ def scored(written: GradedText, criteria: Mapping[str, Mapping[str, Any]],
 def base_score(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> float:
     """The combined model's score of the criteria, before taste (scripts/build_taste.py learns on it)."""
     spec = _model()["combined"]
-    # 貼題 left out takes its neutral value; the whole title's information scales it (a name marks a poem of address)
-    features = combined_features(applying(criteria, title), spec.get("neutral"), title_information(title))
+    # 貼題 left out takes its neutral value; what the title asks scales it: the information of the title without its
+    # names, places, dates and formulas (title_demand; measured against the whole title's: docs/BENCHMARKS.md title14b)
+    features = combined_features(applying(criteria, title), spec.get("neutral"), title_demand(title))
     return round(combined_score(spec, features), 3)
 
 

@@ -22,7 +22,7 @@ from poetry.grading.measures import _cos, _text_vector, aligned_fit, couplet_fea
 from poetry.grading.models import _vectors
 from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
 from poetry.grading.title_meaning import _NO_SUBJECT, answers
-from poetry.grading.title_parts import read_title
+from poetry.grading.title_parts import GENRE_FORMULAS, TitleParts, read_title
 
 #: A character the detector suspects at least this much is named as out of place.
 SUSPECT = 0.6
@@ -34,8 +34,10 @@ PARITY_GAP = 0.0
 ECHO = 0.55
 #: Characters rarer than this (IDF; 山 2.3, 月 2.6, 不 1.9) can carry an image.
 TELLING_IDF = 2.2
-#: A body character answers a title word this strongly (PMI) to be named even when 貼題 is poor.
-ANSWER_PMI = 1.0
+#: A body character answers a title word this strongly (PMI) to be named 「題中X，詩以Y應之」, whatever 貼題 says: the
+#: lowest PMI at which four pairs in five so named in Tang poems are named under the poem's own title rather than
+#: another poem's (scripts/measure_title_answers.py, docs/BENCHMARKS.md title14b). 市→黃 (1.35) falls below it.
+ANSWER_PMI = 2.0
 
 
 def same_figure(a: str, b: str) -> bool:
@@ -193,12 +195,11 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
     if title in GENERIC_TITLES:  # 絕句, 無題: the title asks for no subject, so nothing can be off it
         return f"題目「{title}」不限題材，貼題只作參考。"
     parts = read_title(title)
-    if parts.asks_little:  # 次韻子由: the occasion and the person, the subject is the poem answered
-        said = "、".join(parts.formula + parts.addressee)
-        return f"題目「{title}」只記酬唱之事（{said}），不限題材，貼題只作參考。"
-    asked = parts.topic  # the formulas and the names are not what the body answers (次韻, 秦觀)
+    if parts.asks_little:  # 次韻子由, 三衢道中: the occasion, the person, the place, the day; no subject
+        return f"題目「{title}」只記{recorded(parts)}，不限題材，貼題只作參考。"
+    asked = parts.topic  # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日)
     hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
-    found = [a for a in answers(asked, lines) if a.pmi >= ANSWER_PMI or band is not Band.POOR]
+    found = [a for a in answers(asked, lines) if a.pmi >= ANSWER_PMI]
     said = "；".join(f"題中「{a.unit}」，詩以「{a.char}」應之（「{a.line}」）" for a in found)
     said = said + "；" if said else ""
     if hits and backed is not None and backed < 0.5:
@@ -206,10 +207,26 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
         return (f"{said}題中「{'、'.join(hits[:4])}」只在字面上見於「{where}」，其餘詩句未及題意"
                 f"{'，似離題' if band is Band.POOR else ''}。")
     seen = f"題中「{'、'.join(hits[:4])}」見於詩中；" if hits else ""
+    subject = f"題目「{title}」" if not parts.named else f"題中「{asked}」"  # 書憤: the 憤, not the 書
     if band is Band.GOOD:
         return f"{said}{seen}詩意切合題目「{title}」。"
     if band is Band.FAIR:
-        return f"{said}{seen}與題目「{title}」若即若離。"
+        return f"{said}{seen}與{subject}若即若離。"
     if not said and not seen:
-        return f"詩中未見應題「{title}」之語，似離題。"
-    return f"{said}{seen}詩意與題目「{title}」關係不大，似離題。"
+        return f"詩中未見應{subject.replace('題目', '題')}之語，似離題。"
+    return f"{said}{seen}詩意與{subject}關係不大，似離題。"
+
+
+def recorded(parts: TitleParts) -> str:
+    """What a title that asks nothing records, in words, with its parts: 酬唱之事 (a formula of answering and the
+    person answered), 地名, 時日, 體例 (道中, 絕句, 題…壁).
+
+    >>> recorded(read_title("次韻子由")), recorded(read_title("三衢道中"))
+    ('酬唱之事（次韻、子由）', '地名、體例（三衢、道中）')
+    """
+    occasion = [f for f in parts.formula if f not in GENRE_FORMULAS]
+    kinds = (["酬唱之事"] if occasion else ["人名"] if parts.addressee else []) + (["地名"] if parts.places else []) + (
+        ["時日"] if parts.dates else []) + (["體例"] if len(occasion) < len(parts.formula) else [])
+    said = occasion + list(parts.addressee + parts.places + parts.dates) + [
+        f for f in parts.formula if f in GENRE_FORMULAS]
+    return f"{'、'.join(kinds)}（{'、'.join(said)}）"

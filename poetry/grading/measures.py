@@ -122,9 +122,8 @@ def title_topic(title: str | None) -> str:
 
 def title_information(title: str | None) -> float:
     """How much a title says about its poem: the mean strongest title-body PMI of its two most telling
-    characters (a long title such as 走馬川行奉送出師西征 is not diluted by its 行 and 奉). The combined score
-    scales 貼題 by it; the whole title is read (a person's name marks a poem of address, which the title
-    statistics know: read without names, Tang and Song off-topic copies were told apart less well).
+    characters (a long title such as 走馬川行奉送出師西征 is not diluted by its 行 and 奉). The combiner was trained
+    with 貼題 scaled by the whole title's; the combined score now scales it by ``title_demand`` (title14b).
 
     >>> title_information("塞下曲") > title_information("雜詩")
     True
@@ -138,9 +137,10 @@ def title_information(title: str | None) -> float:
 
 
 def title_demand(title: str | None) -> float:
-    """How much a title asks of the poem, for the rubric's 離題 (``TELLING_TITLE``): ``title_information`` of its
-    topical part (``title_topic``), so a person's rare name characters do not make a title telling, and 0 for a
-    title that is only an occasion's formula and a name (次韻子由, 和王鞏見寄), which asks no subject.
+    """How much a title asks of the poem, for the rubric's 離題 (``TELLING_TITLE``) and 貼題's share of the combined
+    score: ``title_information`` of its topical part (``title_topic``), so the rare characters of a person's name, a
+    place's or a date's do not make a title telling, and 0 for a title that is only formula, name, place and date
+    (次韻子由, 和王鞏見寄, 三衢道中, 真州絕句), which asks no subject.
 
     >>> title_demand("次韻子由"), title_demand("和王鞏見寄")
     (0.0, 0.0)

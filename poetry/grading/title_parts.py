@@ -1,4 +1,5 @@
-"""A title read into its topical part, its formulas (次韻, 和, 見寄) and its addressee (子由, 杜少府).
+"""A title read into its topical part, its formulas (次韻, 和, 見寄, 道中, 絕句), its addressee (子由, 杜少府), the
+places it names (三衢, 真州, 淨慈寺) and its dates (己亥, 十一月四日).
 
 Song titles are often occasion formulas that say little of the poem's matter: 次韻子由, 和王鞏見寄, 送張十二之官洛陽.
 貼題 should read what the title asks the poem to treat — the place and the matter (洛陽, 南遷, 雪) — and not the
@@ -8,8 +9,15 @@ and name asks little, like 無題.
 The patterns are the tradition's (the formulas and offices listed here); the surnames are learned from 全唐詩's titles
 by scripts/build_title_names.py (data/title_names.json). A verb of address (和, 同, 陪, 過 …) is a formula only when
 a person follows it; the words of the occasion (送, 寄, 懷, 哭, 之官) are the matter and stay in the topic (a farewell,
-a letter, a mourning). The combined score does not use the parse (see docs/BENCHMARKS.md, songtitle14): the rubric's
-離題 and 貼題's explanation do.
+a letter, a mourning).
+
+A place or a date asks nothing specific of the body either (issue 14, title14b): 三衢道中 and 真州絕句 are a
+journey's and a stay's record, 十一月四日風雨大作 asks for the storm, not the day. The places are learned from
+全唐詩's titles (data/title_names.json: place-shaped names that the bodies of their poems seldom write, and the
+suffixes of districts, 州 縣 …); a name before 道中/途中 and what a leading 題/書 writes on (題西林壁, 書湖陰先生壁)
+are places by the pattern; a year (己亥, 元和十年) and a day (十一月四日) are dates, but not a festival's
+(九月九日, 七月七日: the feast is the matter). The combined score scales 貼題 by what the rest asks
+(``measures.title_demand``), the rubric's 離題 reads it, and 貼題's explanation names only the rest's words.
 """
 
 from __future__ import annotations
@@ -28,16 +36,21 @@ PURE_FORMULAS = tuple(("再次韻 復次韻 追次韻 次韻 和韻 依韻 用�
                        "其韻 原韻 元韻 奉和 奉酬 奉答 奉寄 奉送 奉贈 奉呈 奉陪 追和 再和 復和 和答 酬答 見寄 "
                        "見贈 見示 見和 見懷 見招 見訪 見過 見邀 見答 見酬 見貽 之作 所作 有作 走筆 以詩 之官 "
                        "之任 赴任 赴官 赴闕 還朝 聖製 御製 聖制 御制 應制 應教 應令 唱和 寄贈 戲贈 戲答 戲呈 "
-                       "戲作 戲題 口占 席上 同賦 分韻 分題 得字").split())
-#: Formulas and verbs of address that tell the occasion, and so the matter (a farewell, a letter, longing, a
-#: mourning, a journey to office): read as topic, while the names beside them are not.
-OCCASIONS = frozenset(("送 寄 贈 別 留別 懷 憶 哭 挽 輓 餞 弔 寄懷 懷寄 之官 之任 赴任 赴官 赴闕 還朝").split())
+                       "戲作 戲題 口占 席上 同賦 分韻 分題 得字 道中 途中 絕句 雜詩 雜興 雜感 有感 即事 偶成 偶題 "
+                       "偶作 書事 口號 漫興 漫成").split())
+#: Formulas and verbs of address that tell the occasion, and so the matter (a farewell, longing, a mourning, a
+#: journey to office): read as topic, while the names beside them are not. A letter or a gift to a person (寄黃幾復,
+#: 贈汪倫) asks no subject of its own (title14b): 寄 and 贈 before a person are formulas.
+OCCASIONS = frozenset(("送 別 留別 懷 憶 哭 挽 輓 餞 弔 寄懷 懷寄 之官 之任 赴任 赴官 赴闕 還朝").split())
+#: Formulas of the poem's kind or making, not of an occasion with a person: 道中, 絕句, and the 題/書 of 題西林壁.
+GENRE_FORMULAS = frozenset(("道中 途中 絕句 雜詩 雜興 雜感 有感 即事 偶成 偶題 偶作 書事 口號 漫興 漫成 "
+                            "題 書 壁 邸 店").split())
 #: Formulas a person follows (次韻子由, 奉和聖製 has none): the only place a name without a surname is read.
 ADDRESSING = frozenset(("再次韻 復次韻 追次韻 次韻 和韻 依韻 奉和 奉酬 奉答 奉寄 奉送 奉贈 奉呈 奉陪 追和 再和 "
                         "復和 和答 酬答 寄贈 戲贈 戲答 戲呈 和 答 荅 酬").split())
 #: Verbs of address: a formula when a person follows (送張十二), the matter otherwise (送春, 懷古, 別離).
 ADDRESS_VERBS = tuple(("留別 寄懷 懷寄 和 答 荅 酬 寄 送 贈 呈 簡 示 謝 別 懷 憶 哭 挽 輓 同 陪 招 訪 過 "
-                       "與 逢 喜 餞 遇 邀 約 弔 問 題").split())
+                       "與 逢 喜 餞 遇 邀 約 弔 問 題 柬").split())
 #: Offices, honorifics and kin that name a person in a title (王少府, 崔明府, 無可上人, 舍弟).
 OFFICES = tuple(("中書舍人 中書 門下 給事中 明府 少府 使君 侍郎 學士 判官 員外 秀才 處士 上人 道士 禪師 "
                  "法師 郎中 舍人 司馬 參軍 主簿 縣令 太守 刺史 相公 中丞 大夫 尚書 侍御 補闕 拾遺 給事 "
@@ -48,7 +61,26 @@ OFFICES = tuple(("中書舍人 中書 門下 給事中 明府 少府 使君 侍�
                  "姪 侄 叔 公 君 生 師 翁 老 守 令 丞 尉 宰 倅 卿").split())
 #: Kin and company that name the person addressed without a name (舍弟, 諸公, 友人).
 KIN = tuple(("舍弟 家兄 從兄 從弟 從姪 族姪 族兄 族弟 諸公 諸友 諸君 友人 二子 兒子 兒輩 子姪 內子 "
-             "弟妹").split())
+             "弟妹 兒").split())
+#: Honorifics a name without a surname goes before (湖陰先生, 東坡居士, 無可上人).
+HONORIFICS = ("先生", "居士", "處士", "上人", "山人", "禪師", "法師", "道人", "道士", "和尚", "長老")
+#: Suffixes of place names (蘇州, 慈恩寺, 終南山); scripts/build_title_names.py learns which names are places.
+PLACE_SUFFIXES = "州縣郡邑寺觀院宮驛館亭樓閣臺堂山峰嶺谷洞溪江湖川浦渚洲灘峽陵城關橋渡津鎮村塔"
+#: Characters a place's name part does not hold: verbs of travel and of address, function words, seasons and
+#: times, the words that make a common noun of a suffix (山寺, 野亭, 故宮, 新樓), the characters of offices and
+#: kin (將軍山, 處士山, 舍弟觀) and the suffixes themselves (州城, 寺閣).
+NOT_IN_NAME = frozenset("之於在自向與及題書望上下中前後裏外諸僧人家居重春夏秋冬晨曉晚暮夜日月年歲時朝寒食節"
+                        "新舊故古小大野遠近高詠賦得讀看建置拜祠幸次泊至到罷行畫遊登宿過入出還歸赴發經尋憶懷"
+                        "思送寄贈別辭泛遇渡訪歌公士師氏尚子學將軍弟舍主府兄叔姪生老翁君知祭貶詩誇造住按投游"
+                        "補闕正字丞兩") | frozenset(PLACE_SUFFIXES)
+#: What a leading 題 or 書 is written on: the title is the place of writing (題西林壁, 題臨安邸, 書湖陰先生壁).
+WRITTEN_ON = "壁邸店齋軒屋舍院寺樓閣堂館宅"
+#: Dates: a year of the cycle (己亥), an era's year (元和十年), a month and its day (十一月四日).
+_DATE = re.compile("[甲乙丙丁戊己庚辛壬癸][子丑寅卯辰巳午未申酉戌亥][年歲]?"
+                   "|[^一二三四五六七八九十]{2}(?:元|[一二三四五六七八九十]{1,3})年"
+                   "|閏?(?:正|臘|[一二三四五六七八九十]{1,3})月(?:[初]?[一二三四五六七八九十廿]{1,3}日)?")
+#: Festivals written as dates: the feast is the matter (九月九日憶山東兄弟, 正月十五夜).
+FEASTS = ("正月十五", "正月一日", "三月三日", "五月五日", "七月七日", "七月十五", "八月十五", "九月九日")
 
 
 @dataclass(frozen=True)
@@ -59,6 +91,13 @@ class TitleParts:
     topic: str
     formula: tuple[str, ...] = ()
     addressee: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    dates: tuple[str, ...] = ()
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """Everything the title writes that asks nothing of the body: formulas, persons, places, dates."""
+        return self.formula + self.addressee + self.places + self.dates
 
     @property
     def asks_little(self) -> bool:
@@ -70,6 +109,49 @@ class TitleParts:
 def _surnames() -> frozenset[str]:
     """The surnames data/title_names.json learned from Tang titles."""
     return frozenset(load_json("title_names.json")["surnames"])
+
+
+@cache
+def _places() -> tuple[frozenset[str], str, str]:
+    """(the places data/title_names.json learned from Tang titles, the suffixes of districts, the suffixes whose
+    two-character names are places)."""
+    data = load_json("title_names.json")
+    return frozenset(data.get("places", ())), data.get("district_suffixes", ""), data.get("name_suffixes", "")
+
+
+def _named(name: str) -> bool:
+    """A name part: no character of NOT_IN_NAME nor a 排行."""
+    return not any(ch in NOT_IN_NAME or ch in RANK for ch in name)
+
+
+def _place_at(title: str, i: int) -> int:
+    """The end of a place named at i (i when none): a learned place (三字 first), a name of a suffix whose names
+    are places (淨慈寺; 真州, a district), or the name before 道中/途中 (三衢道中: a numeral may begin it)."""
+    known, districts, suffixes = _places()
+    for n in (3, 2):
+        if title[i:i + n] in known and not title.startswith(_TUNES, i + n):
+            return i + n
+    for n, kinds in ((3, suffixes), (2, districts)):
+        if (i + n <= len(title) and title[i + n - 1] in kinds and _named(title[i:i + n - 1])
+                and not title.startswith(_TUNES, i + n)):
+            return i + n
+    for n in (3, 2, 1):
+        name = title[i:i + n]
+        if len(name) == n and title.startswith(("道中", "途中"), i + n) and not any(ch in NOT_IN_NAME for ch in name):
+            return i + n
+    return i
+
+
+#: What makes a place's name a tune's (涼州詞, 伊州歌, 甘州曲): the tune's place is its matter (the frontier).
+_TUNES = tuple("詞歌曲行引吟樂謠")
+
+
+def _date_at(title: str, i: int) -> int:
+    """The end of a date written at i (i when none, or when it is a feast's: 九月九日)."""
+    m = _DATE.match(title, i)
+    if not m or title.startswith(FEASTS, i):
+        return i
+    return m.end()
 
 
 def _alternation(words: tuple[str, ...]) -> str:
@@ -157,30 +239,36 @@ def read_title(title: str) -> TitleParts:
     and the persons it addresses.
 
     >>> read_title("次韻子由")
-    TitleParts(topic='', formula=('次韻',), addressee=('子由',))
+    TitleParts(topic='', formula=('次韻',), addressee=('子由',), places=(), dates=())
     >>> read_title("送杜少府之任蜀州")
-    TitleParts(topic='送之任蜀州', formula=(), addressee=('杜少府',))
+    TitleParts(topic='送之任', formula=(), addressee=('杜少府',), places=('蜀州',), dates=())
     >>> read_title("和王鞏見寄").asks_little
     True
     >>> read_title("次韻王定國南遷回見寄").topic
     '南遷回'
     >>> read_title("和子由澠池懷舊"), read_title("送友人").topic
-    (TitleParts(topic='澠池懷舊', formula=('和',), addressee=('子由',)), '送')
+    (TitleParts(topic='澠池懷舊', formula=('和',), addressee=('子由',), places=(), dates=()), '送')
     >>> read_title("送元二使安西").addressee, read_title("送元二使安西").topic
     (('元二',), '送使安西')
     >>> read_title("黃鶴樓送孟浩然之廣陵").topic
-    '黃鶴樓送廣陵'
+    '黃鶴樓送'
     >>> read_title("送春").topic, read_title("懷古").topic, read_title("題西林壁").topic, read_title("和梅花").topic
-    ('送春', '懷古', '西林壁', '梅花')
+    ('送春', '懷古', '', '梅花')
     >>> read_title("寄黃幾復")
-    TitleParts(topic='寄', formula=(), addressee=('黃幾復',))
+    TitleParts(topic='', formula=('寄',), addressee=('黃幾復',), places=(), dates=())
     >>> read_title("登高"), read_title("九月九日憶山東兄弟").topic
-    (TitleParts(topic='登高', formula=(), addressee=()), '九月九日憶山東兄弟')
+    (TitleParts(topic='登高', formula=(), addressee=(), places=(), dates=()), '九月九日憶山東兄弟')
+    >>> read_title("三衢道中").places, read_title("十一月四日風雨大作")
+    (('三衢',), TitleParts(topic='風雨大作', formula=(), addressee=(), places=(), dates=('十一月四日',)))
     """
     formula, verb, _ = _patterns()
     topic: list[str] = []  # characters and occasion words
     formulas: list[str] = []
     persons: list[str] = []
+    places: list[str] = []
+    dates: list[str] = []
+    if title[:1] in "題書" and len(title) > 2 and title[-1] in WRITTEN_ON:  # 題西林壁: where the poem was written
+        return _written_on(title)
     i = 0
     while i < len(title):
         m = formula.match(title, i) or (title.startswith(_LEADING, i) and i == 0 and verb.match(title, i))
@@ -190,19 +278,71 @@ def read_title(title: str) -> TitleParts:
             continue
         m = verb.match(title, i)
         end = _person_at(title, m.end()) if m else i
-        if m and m.group() == "題" and i == 0:
-            formulas.append("題")  # 題X壁: the place is the matter
-            i = m.end()
-        elif m and end > m.end():
+        bare = _bare_name_at(title, m) if m and end == m.end() else i
+        if i == 0 and (m and m.group() == "題" or title[0] == "書" and len(title) > 1):
+            formulas.append(title[0])  # 題菊花, 書憤: the rest is the matter
+            i = 1
+        elif m and (at := _place_before_person(title, m)) > m.end():  # 寄揚州韓綽判官
             (topic if m.group() in OCCASIONS else formulas).append(m.group())
-            i = _addressee(title, m.end(), persons, formulas)
+            places.append(title[m.end():at])
+            i = at
+        elif m and max(end, bare) > m.end():
+            (topic if m.group() in OCCASIONS else formulas).append(m.group())
+            if bare > m.end():  # 送林子方: a given name ends the title
+                persons.append(title[m.end():bare])
+            i = bare if bare > m.end() else _addressee(title, m.end(), persons, formulas)
         elif (named := _titled_person().match(title, i)) is not None:
             persons.append(named.group())
             i = _journey(title, named.end(), formulas)
+        elif (end := _date_at(title, i)) > i:
+            dates.append(title[i:end])
+            i = end
+        elif (end := _place_at(title, i)) > i:
+            places.append(title[i:end])
+            i = end
         else:
             topic.append(title[i])
             i += 1
-    return TitleParts("".join(topic), tuple(formulas), tuple(persons))
+    if not topic and not formulas and not persons and not dates:  # 終南山, 籌筆驛: the place alone is the matter
+        return TitleParts(title)
+    return TitleParts("".join(topic), tuple(formulas), tuple(persons), tuple(places), tuple(dates))
+
+
+def _written_on(title: str) -> TitleParts:
+    """題/書 + a place + what is written on (題西林壁, 書湖陰先生壁, 題破山寺後禪院): the place of writing, a person
+    named there with an honorific (湖陰先生) or a surname."""
+    inner = title[1:-1] if title[-1] in "壁邸店" else title[1:]
+    m = re.search(f"(.{{1,3}}?)(?:{'|'.join(HONORIFICS)})", inner) or _titled_person().search(inner)
+    persons = (m.group(),) if m else ()
+    place = inner.replace(m.group(), "", 1) if m else inner
+    tail = (title[-1],) if title[-1] in "壁邸店" else ()
+    return TitleParts("", (title[0],) + tail, persons, (place,) if place else ())
+
+
+#: Characters a bare given name does not hold (NOT_IN_NAME but the kin, honorific and suffix characters: 林子方).
+_NOT_IN_PERSON = NOT_IN_NAME - frozenset("公士師氏尚子學弟兄叔姪生老翁君" + PLACE_SUFFIXES)
+#: Verbs of address a bare given name may end the title after (送林子方, 寄子由).
+_TO_PERSON = frozenset("送寄贈示呈別懷憶哭酬答")
+
+
+def _place_before_person(title: str, verb: re.Match[str]) -> int:
+    """After a verb of address, the end of a place that a person named with a surname follows (寄揚州韓綽判官: the
+    letter goes to 韓綽 in 揚州); the verb's end when there is none."""
+    i = verb.end()
+    end = _place_at(title, i)
+    return end if end > i and verb.group() in _TO_PERSON and _titled_person().match(title, end) else i
+
+
+def _bare_name_at(title: str, verb: re.Match[str]) -> int:
+    """After a verb of address, two or three characters that end the title, hold no NOT_IN_NAME character, and are
+    neither a word of Tang titles nor a place, as a person without a surname (送林子方); else the verb's end."""
+    i = verb.end()
+    rest = title[i:]
+    if (verb.group() in _TO_PERSON and 2 <= len(rest) <= 3 and not any(ch in _NOT_IN_PERSON for ch in rest)
+            and not _is_title_word(rest)
+            and _place_at(title, i) == i):
+        return len(title)
+    return i
 
 
 def _addressee(title: str, i: int, persons: list[str], formulas: list[str]) -> int:
