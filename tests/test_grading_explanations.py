@@ -81,3 +81,13 @@ def test_taste_names_a_theme_only_where_it_is_the_poems_own():
     assert "冬雪" not in falls.taste["explanation"]  # its white leans to snow; no snow poem
     apricot = grade_poem("一陂春水繞花身，花影妖嬈各占春。縱被春風吹作雪，絕勝南陌碾成塵。", title="北陂杏花")
     assert "所寫近春景" in apricot.taste["explanation"]
+
+
+@pytest.mark.parametrize("title, text", [
+    ("清明", "清明時節雨紛紛，路上行人欲斷魂。借問酒家何處有，牧童遙指杏花村。"),
+    ("送春", "三月殘花落更開，小簷日日燕飛來。子規夜半猶啼血，不信東風喚不回。"),
+])
+def test_the_grade_does_not_fault_couplets_its_explanation_says_hold(title, text):
+    g = grade_poem(text, title=title)
+    assert g.criteria["聯句切當"]["fault"] is False
+    assert not any(re.search(r"聯句切當 \d", r) for r in g.reasons)  # before: 未入上品：聯句切當 0.38 低於 0.50

@@ -48,9 +48,12 @@ MAX_LINES = 300
 _TONE_KINDS = frozenset({"tone", "rhyme", "lone_ping", "triple_ping_tail", "adhesion", "opposition"})
 
 
-def _crit(score: float | None, explanation: str) -> dict[str, Any]:
-    """One criterion as the Grade holds it: the score clipped to [0, 1] and rounded, and its explanation."""
-    return {"score": None if score is None else round(float(min(max(score, 0.0), 1.0)), 3), "explanation": explanation}
+def _crit(score: float | None, explanation: str, fault: bool | None = None) -> dict[str, Any]:
+    """One criterion as the Grade holds it: the score clipped to [0, 1] and rounded, and its explanation; ``fault``
+    where the explanation itself decides whether the criterion finds fault (聯句切當 names the loose couplet), which
+    the rubric then asks instead of the score's band."""
+    out = {"score": None if score is None else round(float(min(max(score, 0.0), 1.0)), 3), "explanation": explanation}
+    return out if fault is None else {**out, "fault": fault}
 
 
 def is_lushi(lines: list[str]) -> bool:
@@ -150,9 +153,9 @@ def _couplet_criterion(lines: list[str]) -> dict[str, Any]:
         line = loose_line()
         weak = [(n, a, b) for n, p, (a, b) in zip(names, probs, pairs) if p < line]
         if not weak:
-            return _crit(score, couplet_praise(names, pairs))
+            return _crit(score, couplet_praise(names, pairs), fault=False)
         parts = "；".join(f"{n}「{a}／{b}」{couplet_fault(a, b)}" for n, a, b in weak)
-        return _crit(score, parts + "（律詩中二聯須對仗）。")
+        return _crit(score, parts + "（律詩中二聯須對仗）。", fault=True)
     if len(lines) < 2:
         return _crit(None, "只有一句，不成聯。")
     spec = model.get("couplet")
@@ -163,8 +166,8 @@ def _couplet_criterion(lines: list[str]) -> dict[str, Any]:
     score = float(np.mean(probs))
     k = int(np.argmin(probs))
     if probs[k] < COUPLET_LOOSE_BELOW:
-        return _crit(score, f"非律詩，不要求對仗；但「{lines[2 * k]}／{lines[2 * k + 1]}」上下句不甚相屬。")
-    return _crit(score, "非律詩，不要求對仗；各聯上下句" + ("相承。" if score >= 0.6 else "大體相承。"))
+        return _crit(score, f"非律詩，不要求對仗；但「{lines[2 * k]}／{lines[2 * k + 1]}」上下句不甚相屬。", fault=True)
+    return _crit(score, "非律詩，不要求對仗；各聯上下句" + ("相承。" if score >= 0.6 else "大體相承。"), fault=False)
 
 
 #: How much of 貼題 the title's characters written in the body can carry when nothing else in the poem

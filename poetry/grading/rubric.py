@@ -138,6 +138,19 @@ def band_of(name: str, score: float) -> Band:
     return Band.GOOD if score >= good else Band.FAIR if score >= poor else Band.POOR
 
 
+def _short(name: str, criterion: Mapping[str, Any], floor: float) -> bool:
+    """Whether a 上品 criterion falls short: where its explanation decides a fault (``fault``: 聯句切當 names a loose
+    couplet, or says the couplets hold), that; else a score under the floor outside the good band.
+
+    >>> _short("聯句切當", {"score": 0.38, "fault": False}, 0.5), _short("貫理", {"score": 0.0}, 0.5)
+    (False, True)
+    """
+    if "fault" in criterion:
+        return bool(criterion["fault"])
+    score = criterion["score"]
+    return score < floor and band_of(name, score) is not Band.GOOD
+
+
 def _floor2(x: float) -> str:
     """Two decimals rounded down, so a score shown as 0.84 is never mistaken for reaching 0.85."""
     return f"{math.floor(x * 100 + 1e-9) / 100:.2f}"
@@ -246,13 +259,16 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
         return "下品", (f"綜合分 {_floor2(score)} 未達中品門檻 {t['中品']:.2f}。", _weakest(criteria))
     floor = t["上品_floor"]
     # a 上品 criterion is met at the floor, or where three Tang poems in four score (its good band)
-    shortfalls = [n for n in UPPER_CRITERIA if s(n) is not None and s(n) < floor and band_of(n, s(n)) is not Band.GOOD]
+    shortfalls = [n for n in UPPER_CRITERIA if s(n) is not None and _short(n, criteria[n], floor)]
     if score >= t["上品"] and not shortfalls:
-        met = "、".join(f"{n} {s(n):.2f}" for n in UPPER_CRITERIA if s(n) is not None)
+        # a criterion its explanation decides is met by what it says (各聯相承), not by a figure under the floor
+        met = "、".join(n if "fault" in criteria[n] else f"{n} {s(n):.2f}" for n in UPPER_CRITERIA if s(n) is not None)
         return "上品", (f"綜合分 {_floor2(score)} 達上品門檻 {t['上品']:.2f}；{met}，皆達上品之限。",)
     reasons = [f"綜合分 {_floor2(score)} 達中品門檻 {t['中品']:.2f}。"]
     if score < t["上品"]:
         reasons.append(f"未達上品門檻 {t['上品']:.2f}；{_weakest(criteria)}")
-    if shortfalls:
-        reasons.append("未入上品：" + "、".join(f"{n} {s(n):.2f}" for n in shortfalls) + f" 低於 {floor:.2f}。")
+    by_score = [n for n in shortfalls if "fault" not in criteria[n]]
+    if by_score:
+        reasons.append("未入上品：" + "、".join(f"{n} {s(n):.2f}" for n in by_score) + f" 低於 {floor:.2f}。")
+    reasons += [f"未入上品：{n}，{criteria[n]['explanation']}" for n in shortfalls if n not in by_score]
     return "中品", tuple(reasons)
