@@ -203,7 +203,8 @@ def unseen_score(p: dict, spec: dict | None) -> tuple[tuple[float, dict | None],
     return scored(written, criteria, spec), scored(written, criteria)[0]  # the shipped taste: grade_poem's score
 
 
-def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tuple[str, float, float]]:
+def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14,
+                     criteria: bool = False) -> list[tuple[str, float, float]]:
     """An anthologist's choice: each 唐詩三百首 poem against up to ``per_poem`` poems of 全唐詩 by the same author
     and of the same shape (line count and length) that are not versions of an anthology poem, taken from the
     build's calibration split: poems the LMs and vectors never saw, as they never saw the anthology (poems of
@@ -214,7 +215,9 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
     of each author with at least three anthology poems. The anthology is held out of every model but 格調,
     which scripts/build_taste.py learns from this very choice: each pair is scored with the taste model
     fitted without the author's group of authors (``held_out_spec``), so no poem is scored by a model that
-    learned from it (the shipped model would read in-sample: that figure is printed beside it).
+    learned from it (the shipped model would read in-sample: that figure is printed beside it). ``criteria``:
+    also the Song anthology's tables (``report_song_pairs``: each criterion's AUC, the poems that lose most)
+    over the same pairs, to set beside the Song figures.
     """
     import random
 
@@ -229,7 +232,7 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
         if len({len(x) for x in p["lines"]}) == 1:
             pool[(p["author"], shape(p))].append(p)
     rng = random.Random(seed)
-    pairs, taste, in_sample = [], [], []
+    pairs, taste, in_sample, chosen_pairs = [], [], [], []
     for p in anthology:
         if len({len(x) for x in p["lines"]}) != 1:
             continue
@@ -239,6 +242,7 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
         chosen = rng.sample(others, min(per_poem, len(others)))
         spec = held_out_spec(p["author"])
         mine, mine_in = unseen_score(p, spec)
+        chosen_pairs += [(p, q) for q in chosen]
         for q in chosen:
             theirs, theirs_in = unseen_score(q, spec)
             pairs.append((p["author"], mine[0], theirs[0]))
@@ -262,6 +266,8 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
     for author, ws in sorted(by_author.items(), key=lambda x: -len(x[1])):
         if len(ws) >= 15:
             print(f"| {author} | {len(ws)} | {statistics.mean(ws):.2f} |")
+    if criteria:
+        report_song_pairs("唐詩三百首 against the same author's 全唐詩 (the same pairs)", chosen_pairs)
     return pairs
 
 
@@ -290,12 +296,14 @@ def pair_wins(pairs: list[tuple[dict, dict]], key: str) -> list[float]:
             for a, b in pairs if a[key] is not None and b[key] is not None]
 
 
-def song_anthology(song_dir: Path = None, per_poem: int = 5, seed: int = 14) -> None:
+def song_anthology(song_dir: Path | None = None, per_poem: int = 5, seed: int = 14) -> None:
     """Famous Song poems against the same author's ordinary 全宋詩 poems of the same shape (scripts/song_anthology.py:
     千家詩's Song poems, and each author's most searched poems against his least searched); evaluation only:
     no model learned from Song verse. Prints, per definition of fame, the pooled within-author AUC of
     Grade.score, the base score, 格調 and each criterion, the mean famous − ordinary difference, the win rate of
     each author with ten pairs or more, and the five famous poems that lose most."""
+    import json
+
     from song_anthology import load_song, pair_ordinary, qianjiashi_song, ranked_choice
     from tang_corpus import DEFAULT_SONG
 
@@ -305,8 +313,6 @@ def song_anthology(song_dir: Path = None, per_poem: int = 5, seed: int = 14) -> 
         print(f"\nSong anthology: skipped (no 全宋詩 or 千家詩 under {dist}; see tang_corpus.DEFAULT_SONG)")
         return
     song = load_song(directory, build._clean)
-    import json
-
     names = {a["name"] for a in json.loads((directory / "authors.song.json").read_text(encoding="utf-8"))}
     famous = qianjiashi_song(dist / "mengxue" / "qianjiashi.json", song, names, build._clean)
     print(f"\n千家詩: {len(famous)} Song poems ({sum(p['found'] for p in famous)} found in 全宋詩 by their lines)")
@@ -338,6 +344,11 @@ def report_song_pairs(name: str, pairs: list[tuple[dict, dict]]) -> None:
     for (a, _), w in zip(scored_pairs, pair_wins(scored_pairs, "Grade.score")):
         by_author[a["author"]].append(w)
     print(f"\nGrade.score's AUC, 95% interval resampling authors: {author_interval(by_author)}")
+    by_shape: dict[tuple, list[float]] = defaultdict(list)
+    for (a, _), w in zip(scored_pairs, pair_wins(scored_pairs, "Grade.score")):
+        by_shape[(len(a["lines"]), len(a["lines"][0]))].append(w)
+    print("By shape (lines × characters): " + ", ".join(f"{n}×{k} {statistics.mean(ws):.3f} ({len(ws)} pairs)"
+                                                      for (n, k), ws in sorted(by_shape.items())))
     rates = [statistics.mean(ws) for ws in by_author.values()]
     print(f"\nWin rate per author (Grade.score): median {statistics.median(rates):.2f}, authors above ½: "
           f"{sum(r > 0.5 for r in rates)} of {len(rates)}")
@@ -391,11 +402,13 @@ def main(argv: list[str] | None = None) -> int:
                              "poems (千家詩, search hits) against the same author's 全宋詩 (same package)")
     parser.add_argument("--graded", action="append", metavar="FILE",
                         help="a graded set to report (repeatable; default: all of GRADED_SETS)")
+    parser.add_argument("--criteria", action="store_true",
+                        help="with --only anthology: each criterion's AUC and the poems that lose most, as for Song")
     parser.add_argument("--show", action="store_true", help="list each graded poem's two grades")
     args = parser.parse_args(argv)
     warm_up()
     if args.only in ("all", "anthology"):
-        anthology_choice(Path(args.corpus))
+        anthology_choice(Path(args.corpus), criteria=args.criteria)
     if args.only in ("all", "quick", "title"):
         title_fit_cases()
     if args.only in ("all", "quick"):
