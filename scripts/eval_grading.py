@@ -267,7 +267,7 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14,
         if len(ws) >= 15:
             print(f"| {author} | {len(ws)} | {statistics.mean(ws):.2f} |")
     if criteria:
-        report_song_pairs("唐詩三百首 against the same author's 全唐詩 (the same pairs)", chosen_pairs)
+        report_song_pairs("By criterion, 唐詩三百首 against the same author's 全唐詩 (the same pairs)", chosen_pairs)
     return pairs
 
 
@@ -316,13 +316,15 @@ def song_anthology(song_dir: Path | None = None, per_poem: int = 5, seed: int = 
     names = {a["name"] for a in json.loads((directory / "authors.song.json").read_text(encoding="utf-8"))}
     famous = qianjiashi_song(dist / "mengxue" / "qianjiashi.json", song, names, build._clean)
     print(f"\n千家詩: {len(famous)} Song poems ({sum(p['found'] for p in famous)} found in 全宋詩 by their lines)")
-    report_song_pairs("千家詩 against the same author's 全宋詩", pair_ordinary(famous, song, per_poem, seed))
+    report_song_pairs("Song anthology, 千家詩 against the same author's 全宋詩",
+                      pair_ordinary(famous, song, per_poem, seed))
     top, bottom = ranked_choice(song, dist / "rank" / "poet", seed=seed)
-    report_song_pairs("most searched against least searched (search hits)", pair_ordinary(top, bottom, 3, seed))
+    report_song_pairs("Song anthology, most searched against least searched (search hits)",
+                      pair_ordinary(top, bottom, 3, seed))
 
 
 def report_song_pairs(name: str, pairs: list[tuple[dict, dict]]) -> None:
-    """The Song anthology tables of one definition of fame (``song_anthology``)."""
+    """The anthology tables of one definition of fame (``song_anthology``; ``anthology_choice`` with criteria)."""
     measured: dict[int, dict] = {}
 
     def measure(p: dict) -> dict:
@@ -331,7 +333,7 @@ def report_song_pairs(name: str, pairs: list[tuple[dict, dict]]) -> None:
         return measured[id(p)]
 
     scored_pairs = [(measure(a), measure(b)) for a, b in pairs]
-    print(f"\nSong anthology, {name}: {len(pairs)} pairs, {len({id(a) for a, _ in pairs})} famous poems, "
+    print(f"\n{name}: {len(pairs)} pairs, {len({id(a) for a, _ in pairs})} famous poems, "
           f"{len({a['author'] for a, _ in pairs})} authors\n")
     print("| measure | pairs | AUC (famous wins) | mean famous − ordinary |")
     print("| --- | --- | --- | --- |")
