@@ -11,7 +11,10 @@ Grade.score, real against each kind, overall and per form; the grade distributio
 fixtures' grades (tests/judge_fixtures.py, seat 3 an interleaved jumble); and the time to grade one poem.
 
 The anthologist's choice (``--only anthology``): 唐詩三百首 poems against 全唐詩 poems by the same author and of
-the same shape, pooled within-author AUC and win rate per author.
+the same shape, pooled within-author AUC and win rate per author. ``--only song_anthology``: the same on Song
+verse, evaluation only (scripts/song_anthology.py: 千家詩's Song poems, and search popularity, from the
+chinese-poetry npm package beside 全宋詩, never trained or tuned on), with each criterion's AUC and the famous
+poems that lose most.
 
 Three measures need no corpus (``--only quick`` runs just them; ``--only title`` the first):
   * the 貼題 probe set (tests/data/title_fit_cases.json): poems under their own title the body does not
@@ -200,7 +203,8 @@ def unseen_score(p: dict, spec: dict | None) -> tuple[tuple[float, dict | None],
     return scored(written, criteria, spec), scored(written, criteria)[0]  # the shipped taste: grade_poem's score
 
 
-def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tuple[str, float, float]]:
+def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14,
+                     criteria: bool = False) -> list[tuple[str, float, float]]:
     """An anthologist's choice: each 唐詩三百首 poem against up to ``per_poem`` poems of 全唐詩 by the same author
     and of the same shape (line count and length) that are not versions of an anthology poem, taken from the
     build's calibration split: poems the LMs and vectors never saw, as they never saw the anthology (poems of
@@ -211,7 +215,9 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
     of each author with at least three anthology poems. The anthology is held out of every model but 格調,
     which scripts/build_taste.py learns from this very choice: each pair is scored with the taste model
     fitted without the author's group of authors (``held_out_spec``), so no poem is scored by a model that
-    learned from it (the shipped model would read in-sample: that figure is printed beside it).
+    learned from it (the shipped model would read in-sample: that figure is printed beside it). ``criteria``:
+    also the Song anthology's tables (``report_song_pairs``: each criterion's AUC, the poems that lose most)
+    over the same pairs, to set beside the Song figures.
     """
     import random
 
@@ -226,7 +232,7 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
         if len({len(x) for x in p["lines"]}) == 1:
             pool[(p["author"], shape(p))].append(p)
     rng = random.Random(seed)
-    pairs, taste, in_sample = [], [], []
+    pairs, taste, in_sample, chosen_pairs = [], [], [], []
     for p in anthology:
         if len({len(x) for x in p["lines"]}) != 1:
             continue
@@ -236,6 +242,7 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
         chosen = rng.sample(others, min(per_poem, len(others)))
         spec = held_out_spec(p["author"])
         mine, mine_in = unseen_score(p, spec)
+        chosen_pairs += [(p, q) for q in chosen]
         for q in chosen:
             theirs, theirs_in = unseen_score(q, spec)
             pairs.append((p["author"], mine[0], theirs[0]))
@@ -259,7 +266,126 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14) -> list[tu
     for author, ws in sorted(by_author.items(), key=lambda x: -len(x[1])):
         if len(ws) >= 15:
             print(f"| {author} | {len(ws)} | {statistics.mean(ws):.2f} |")
+    if criteria:
+        report_song_pairs("By criterion, 唐詩三百首 against the same author's 全唐詩 (the same pairs)", chosen_pairs)
     return pairs
+
+
+#: The criteria the Song anthology measure reports one by one (Grade.criteria's names).
+CRITERIA = ("體不失", "平仄和暢", "貼題", "貫理", "首尾貫通", "聯句切當", "一氣呵成", "語句清新")
+
+
+def song_measures(p: dict) -> dict[str, float | None]:
+    """Grade.score, the base score (before taste), 格調's z and each of CRITERIA's scores of a poem
+    {"author", "title", "lines"}; the taste model is the one fitted without the author's group, if any."""
+    from poetry.grading import base_score, measure_written, scored
+
+    written, criteria, _ = measure_written(as_text(p["lines"]), p["title"])
+    score, taste = scored(written, criteria, held_out_spec(p["author"]))
+    out: dict[str, float | None] = {"Grade.score": score, "base": base_score(criteria, written.shown_title),
+                                    "格調": taste["z"] if taste else None}
+    out.update({name: (criteria.get(name) or {}).get("score") for name in CRITERIA})
+    lowest = min((n for n in CRITERIA if out[n] is not None), key=lambda n: out[n])
+    out["lowest"] = f"{lowest} {out[lowest]:.2f}: {criteria[lowest]['explanation'][:60]}"
+    return out
+
+
+def pair_wins(pairs: list[tuple[dict, dict]], key: str) -> list[float]:
+    """For each pair whose two poems both have a ``key`` measure: 1 if the famous one's is higher, ½ a tie."""
+    return [1.0 if a[key] > b[key] else 0.5 if a[key] == b[key] else 0.0
+            for a, b in pairs if a[key] is not None and b[key] is not None]
+
+
+def song_anthology(song_dir: Path | None = None, per_poem: int = 5, seed: int = 14) -> None:
+    """Famous Song poems against the same author's ordinary 全宋詩 poems of the same shape (scripts/song_anthology.py:
+    千家詩's Song poems, and each author's most searched poems against his least searched); evaluation only:
+    no model learned from Song verse. Prints, per definition of fame, the pooled within-author AUC of
+    Grade.score, the base score, 格調 and each criterion, the mean famous − ordinary difference, the win rate of
+    each author with ten pairs or more, and the five famous poems that lose most."""
+    import json
+
+    from song_anthology import load_song, pair_ordinary, qianjiashi_song, ranked_choice
+    from tang_corpus import DEFAULT_SONG
+
+    directory = Path(song_dir or DEFAULT_SONG)
+    dist = directory.parent
+    if not (dist / "mengxue" / "qianjiashi.json").exists() or not any(directory.glob("poet.song.*.json")):
+        print(f"\nSong anthology: skipped (no 全宋詩 or 千家詩 under {dist}; see tang_corpus.DEFAULT_SONG)")
+        return
+    song = load_song(directory, build._clean)
+    names = {a["name"] for a in json.loads((directory / "authors.song.json").read_text(encoding="utf-8"))}
+    famous = qianjiashi_song(dist / "mengxue" / "qianjiashi.json", song, names, build._clean)
+    print(f"\n千家詩: {len(famous)} Song poems ({sum(p['found'] for p in famous)} found in 全宋詩 by their lines)")
+    report_song_pairs("Song anthology, 千家詩 against the same author's 全宋詩",
+                      pair_ordinary(famous, song, per_poem, seed))
+    top, bottom = ranked_choice(song, dist / "rank" / "poet", seed=seed)
+    report_song_pairs("Song anthology, most searched against least searched (search hits)",
+                      pair_ordinary(top, bottom, 3, seed))
+
+
+def report_song_pairs(name: str, pairs: list[tuple[dict, dict]]) -> None:
+    """The anthology tables of one definition of fame (``song_anthology``; ``anthology_choice`` with criteria)."""
+    measured: dict[int, dict] = {}
+
+    def measure(p: dict) -> dict:
+        if id(p) not in measured:
+            measured[id(p)] = {**p, **song_measures(p)}
+        return measured[id(p)]
+
+    scored_pairs = [(measure(a), measure(b)) for a, b in pairs]
+    print(f"\n{name}: {len(pairs)} pairs, {len({id(a) for a, _ in pairs})} famous poems, "
+          f"{len({a['author'] for a, _ in pairs})} authors\n")
+    print("| measure | pairs | AUC (famous wins) | mean famous − ordinary |")
+    print("| --- | --- | --- | --- |")
+    for key in ("Grade.score", "base", "格調", *CRITERIA):
+        both = [(a[key], b[key]) for a, b in scored_pairs if a[key] is not None and b[key] is not None]
+        if both:
+            print(f"| {key} | {len(both)} | {statistics.mean(pair_wins(scored_pairs, key)):.3f} | "
+                  f"{statistics.mean(x - y for x, y in both):+.3f} |")
+    by_author: dict[str, list[float]] = defaultdict(list)
+    for (a, _), w in zip(scored_pairs, pair_wins(scored_pairs, "Grade.score")):
+        by_author[a["author"]].append(w)
+    print(f"\nGrade.score's AUC, 95% interval resampling authors: {author_interval(by_author)}")
+    by_shape: dict[tuple, list[float]] = defaultdict(list)
+    for (a, _), w in zip(scored_pairs, pair_wins(scored_pairs, "Grade.score")):
+        by_shape[(len(a["lines"]), len(a["lines"][0]))].append(w)
+    print("By shape (lines × characters): " + ", ".join(f"{n}×{k} {statistics.mean(ws):.3f} ({len(ws)} pairs)"
+                                                      for (n, k), ws in sorted(by_shape.items())))
+    rates = [statistics.mean(ws) for ws in by_author.values()]
+    print(f"\nWin rate per author (Grade.score): median {statistics.median(rates):.2f}, authors above ½: "
+          f"{sum(r > 0.5 for r in rates)} of {len(rates)}")
+    print(" ".join(f"{a} {statistics.mean(ws):.2f} ({len(ws)})" for a, ws in
+                   sorted(by_author.items(), key=lambda x: -len(x[1])) if len(ws) >= 10))
+    worst_famous(scored_pairs)
+
+
+def author_interval(by_author: dict[str, list[float]], draws: int = 2000, seed: int = 14) -> str:
+    """The 2.5% and 97.5% quantiles of the pooled win share over ``draws`` resamplings of whole authors."""
+    import random
+
+    rng = random.Random(seed)
+    groups = list(by_author.values())
+    shares = sorted(statistics.mean(w for g in rng.choices(groups, k=len(groups)) for w in g) for _ in range(draws))
+    return f"{shares[int(0.025 * draws)]:.3f}–{shares[int(0.975 * draws)]:.3f}"
+
+
+def worst_famous(pairs: list[tuple[dict, dict]], n: int = 5) -> None:
+    """The ``n`` famous poems whose Grade.score falls furthest below their ordinary poems' mean, with the two
+    criteria that lose most and the poem's lowest criterion with its explanation."""
+    groups: dict[int, list[tuple[dict, dict]]] = defaultdict(list)
+    for a, b in pairs:
+        groups[id(a)].append((a, b))
+    rows = []
+    for group in groups.values():
+        a = group[0][0]
+        gap = {k: a[k] - statistics.mean(b[k] for _, b in group) for k in ("Grade.score", *CRITERIA)
+               if a[k] is not None and all(b[k] is not None for _, b in group)}
+        rows.append((gap["Grade.score"], a, sorted((k for k in gap if k != "Grade.score"), key=gap.get)[:2], gap))
+    print(f"\nThe {n} famous poems furthest below their ordinary poems (Grade.score):")
+    for g, a, down, gap in sorted(rows, key=lambda r: r[0])[:n]:
+        pulls = ", ".join(f"{k} {gap[k]:+.2f}" for k in down)
+        print(f"  {a['author']}〈{a['title']}〉 {a['Grade.score']:.3f} ({g:+.3f}); most down: {pulls}; "
+              f"lowest {a['lowest']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -269,18 +395,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--declare", action="store_true",
                         help="grade the anthology's 古詩・樂府 (and their copies) as declared 古體")
     parser.add_argument("--song", type=int, default=1000, help="with --only song: how many 全宋詩 poems")
-    parser.add_argument("--only", choices=["all", "quick", "anthology", "title", "song", "tang"], default="all",
+    parser.add_argument("--only", choices=["all", "quick", "anthology", "title", "song", "tang",
+                                             "song_anthology"], default="all",
                         help="quick: only the graded set and variant invariance (no corpus); anthology: only the "
                              "anthologist's choice; tang: only 唐詩三百首 real against broken; "
                              "title: only the 貼題 probe set; song: real against broken on "
-                             "全宋詩 (tang_corpus.DEFAULT_SONG, not in the repo)")
+                             "全宋詩 (tang_corpus.DEFAULT_SONG, not in the repo); song_anthology: famous Song "
+                             "poems (千家詩, search hits) against the same author's 全宋詩 (same package)")
     parser.add_argument("--graded", action="append", metavar="FILE",
                         help="a graded set to report (repeatable; default: all of GRADED_SETS)")
+    parser.add_argument("--criteria", action="store_true",
+                        help="with --only anthology: each criterion's AUC and the poems that lose most, as for Song")
     parser.add_argument("--show", action="store_true", help="list each graded poem's two grades")
     args = parser.parse_args(argv)
     warm_up()
     if args.only in ("all", "anthology"):
-        anthology_choice(Path(args.corpus))
+        anthology_choice(Path(args.corpus), criteria=args.criteria)
     if args.only in ("all", "quick", "title"):
         title_fit_cases()
     if args.only in ("all", "quick"):
@@ -291,6 +421,8 @@ def main(argv: list[str] | None = None) -> int:
         real_against_broken(Path(args.corpus), args.limit, args.declare)
     if args.only == "song":
         real_against_broken(Path(args.corpus), args.limit, song=args.song)
+    if args.only == "song_anthology":
+        song_anthology()
     return 0
 
 
