@@ -48,6 +48,7 @@ _STRICT = {5: 0b01010, 7: 0b0101010}
 TONE, RHYME_KIND, ADHESION, OPPOSITION = Kind.TONE, Kind.RHYME, Kind.ADHESION, Kind.OPPOSITION
 LONE_PING, TRIPLE_PING_TAIL, TRIPLE_ZE_TAIL = Kind.LONE_PING, Kind.TRIPLE_PING_TAIL, Kind.TRIPLE_ZE_TAIL
 DOUBTFUL = Kind.DOUBTFUL_READING
+WANGLI = LonePing.WANGLI
 
 
 #: The last three tones of each standard line (the tail rules ask them of every line: a dict, no slicing).
@@ -664,7 +665,7 @@ def _lone_ping_body(a: Analysis, length: int) -> int:
     >>> check_lines_brief(text.replace("平仄仄平仄仄", "平日一聲敗葉"), lone_ping="lenient")["violations"]
     []
     """
-    if length == 7 and a.lone_ping == LonePing.WANGLI:
+    if length == 7 and a.lone_ping == WANGLI:
         return 0b111110
     return (1 << (length - 1)) - 1
 

@@ -30,6 +30,8 @@ _PLACE = attrgetter("line", "pos")
 _LAST = itemgetter(-1)
 #: The tone code of a char the rhyme book lacks (BookTable.code_chars).
 _UNKNOWN_CODE = chr(0x30 + UNKNOWN)
+#: 重字's kind bound once (a class attribute of an Enum is slow to look up in Python 3.11; the commonest finding).
+_REPEATED = Kind.REPEATED_CHAR
 
 
 def _length_of(lines: list[str]) -> int | None:
@@ -216,7 +218,7 @@ def _repeated_chars(a: Analysis, lines: list[str], chars: set[str] | None = None
                     first = (i, k - begin)
                 else:
                     message = f"重字：『{c}』已見於{where(first[0] + 1, first[1] + 1)}。" if detail else ""
-                    add(Finding(i + 1, k - begin + 1, Kind.REPEATED_CHAR, NOTE, message))
+                    add(Finding(i + 1, k - begin + 1, _REPEATED, NOTE, message))
             k = joined.find(c, k + 1)
 
 
