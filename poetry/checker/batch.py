@@ -52,7 +52,7 @@ def _check_lines(raw_lines: list[str], table: BookTable, form: str | None, lone:
     dumps = json.dumps
     out = []
     for raw in raw_lines:
-        if not raw.strip():
+        if not raw or raw.isspace():  # a blank line (``not raw.strip()`` without copying the line)
             continue
         ident = None
         try:

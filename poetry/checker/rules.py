@@ -208,12 +208,15 @@ def _repeated_chars(a: Analysis, lines: list[str], chars: set[str] | None = None
     starts = list(accumulate(map(len, lines), initial=0))  # line i is joined[starts[i]:starts[i + 1]]
     for c in dict.fromkeys(repeated):
         first: tuple[int, int] | None = None
+        doubled = c + c in joined  # a 疊字 somewhere: only then is each use asked whether it is one
         k = joined.find(c)  # the poem searched once per char, not line by line
         while k >= 0:
             i = bisect_right(starts, k) - 1
             begin, end = starts[i], starts[i + 1]
             # not a 疊字 (the same char next to it in its line); startswith takes no char out of the text
-            if not ((k > begin and joined.startswith(c, k - 1)) or (k + 1 < end and joined.startswith(c, k + 1))):
+            if not doubled or not (
+                (k > begin and joined.startswith(c, k - 1)) or (k + 1 < end and joined.startswith(c, k + 1))
+            ):
                 if first is None:
                     first = (i, k - begin)
                 else:
