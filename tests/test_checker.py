@@ -510,3 +510,20 @@ def test_quick_lines_split_by_str_split_as_by_the_breaks():
                 lines.pop()
             want = lines if len(lines) >= 2 and all(lines) else None
         assert reading.quick_lines(text) == want, text
+
+
+def test_code_bytes_mirror_code_chars():
+    """The bytearray the batch path translates through gives each char looked up its tone code, as the dict
+    does, and a char not looked up yet a non-ASCII code (so it is looked up before its code is used)."""
+    from poetry.checker import check_jsonl_lines
+    from poetry.checker.tables import resolve_book, table_for
+
+    table = table_for(resolve_book("tongyun"))
+    check_jsonl_lines(['{"id": 1, "text": "白日依山盡，黃河入海流。欲窮千里目，更上一層樓。"}'], "tongyun")
+    assert table.code_chars
+    for point, code in table.code_chars.items():
+        if point < 0x10000:
+            assert table.code_bytes[point] == ord(code)
+    assert "白日".translate(table.code_bytes).isascii()
+    unseen = next(c for c in "鑿齾龘爨" if ord(c) not in table.code_chars)
+    assert not unseen.translate(table.code_bytes).isascii()

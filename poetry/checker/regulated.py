@@ -196,9 +196,9 @@ class Verse:
     length: int  #: chars per line, 5 or 7
     ends: tuple[str, ...]  #: each line's last tone: 平 (a rhyme foot) or 仄
     states: tuple[int, ...]  #: each line's key: 0 平, 1 仄
-    patterns: list[str]  #: each line's standard pattern by its key and ending
-    mismatch: list[int]  #: per line, bits of the 二四六 positions off its pattern (拗救 forgiven)
-    forgiven: list[int]  #: per line, the bit of a 拗 accepted (大拗 saved by the 對句, 特拗)
+    patterns: tuple[str, ...]  #: each line's standard pattern by its key and ending
+    mismatch: list[int]  #: per line, bits of the 二四六 positions off its pattern (拗救 forgiven; judge_chain clears)
+    forgiven: tuple[int, ...]  #: per line, the bit of a 拗 accepted (大拗 saved by the 對句, 特拗)
     group: str | None
     neighbours: frozenset  #: the groups next to ``group`` (鄰韻)
     strays: str | None  #: the feet out of the group when the feet split evenly, else None
@@ -238,7 +238,7 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
             masks = _fix_rare(masks, rare, entries, feet, length)
             states, (mismatch, forgiven, patterns, rare_fits, both) = _fit(masks, ends, length)
     verse = Verse(
-        lines, feet, masks, length, ends, states, list(patterns), list(mismatch), list(forgiven), group,
+        lines, feet, masks, length, ends, states, patterns, list(mismatch), forgiven, group,
         table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
     )  # fmt: skip
     if any(both):
