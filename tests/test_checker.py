@@ -504,7 +504,7 @@ def test_quick_lines_split_by_str_split_as_by_the_breaks():
     assert [reading._PLAIN.fullmatch(text) is not None for text in texts] == [True] * 5 + [False] + [True] * 3
     for text in texts:
         want = None
-        if reading._CLEAN.fullmatch(text) and not reading._simplified(text):
+        if reading._clean().fullmatch(text) and not reading._simplified(text):
             lines = reading._BREAKS.split(text)
             if lines and not lines[-1]:
                 lines.pop()

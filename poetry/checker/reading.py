@@ -15,10 +15,17 @@ from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, RARE, BookTabl
 from poetry.readings import cut_at, cut_near
 from poetry.text import HAN_CLASS, MAX_LENGTH, ParsedPoem, parse_poem, simplified_only_chars, strip_notes
 
-#: A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters, newlines).
-_CLEAN = re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
-#: A text of Han chars and the two common breaks alone (``_CLEAN``'s most texts).
+#: A text of Han chars and the two common breaks alone (most clean texts, ``_clean``).
 _PLAIN = re.compile(f"[{HAN_CLASS}□，。]+")
+
+
+@cache
+def _clean() -> re.Pattern:
+    """A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters,
+    newlines); compiled on first use (its class of Han chars costs a millisecond, and most texts are ``_PLAIN``)."""
+    return re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
+
+
 #: Every char ``\s`` matches in a str pattern, spelt out: a class of literals alone is a bitmap the engine
 #: tests in one step, where ``\s`` sends each char through a category test too (a Han char is tested by both).
 SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -68,7 +75,7 @@ def quick_lines(text: str) -> list[str] | None:
         # breaks stand together (a run is one break for _BREAKS, an empty line between for str.split)
         breaks = text.replace("。", "，")
         lines = _BREAKS.split(text) if "，，" in breaks else breaks.split("，")
-    elif _CLEAN.fullmatch(text):
+    elif _clean().fullmatch(text):
         lines = _BREAKS.split(text)
     else:
         return None
