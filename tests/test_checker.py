@@ -482,3 +482,48 @@ def test_batch_line_breaks_spell_out_every_space():
     assert all(_BREAKS.fullmatch(c) for c in spaces)
     assert _BREAKS.split("白日依山盡\u2028黃河入海流\u3000欲窮千里目\x85更上一層樓") == [
         "白日依山盡", "黃河入海流", "欲窮千里目", "更上一層樓"]
+
+
+def test_quick_lines_split_by_str_split_as_by_the_breaks():
+    """Texts of Han chars, 「，」 and 「。」 alone are split by str.split: the lines are the ones the breaks'
+    regular expression gives (a run of breaks is one break, a leading or trailing break an empty line),
+    and every quick reading of them is what the slower path would read."""
+    from poetry.checker import reading
+
+    texts = [
+        "白日依山盡，黃河入海流。欲窮千里目，更上一層樓。",
+        "白日依山盡，黃河入海流。欲窮千里目，更上一層樓",
+        "白日依山盡，，黃河入海流。。欲窮千里目，。更上一層樓。",
+        "，白日依山盡，黃河入海流。",
+        "白日依山盡。。",
+        "白日依山盡，黃河入海流？欲窮千里目，更上一層樓！",
+        "白日依山盡",
+        "白日依山尽，黄河入海流。",
+        "□日依山盡，黃河入□流。",
+    ]
+    assert [reading._PLAIN.fullmatch(text) is not None for text in texts] == [True] * 5 + [False] + [True] * 3
+    for text in texts:
+        want = None
+        if reading._clean().fullmatch(text) and not reading._simplified(text):
+            lines = reading._BREAKS.split(text)
+            if lines and not lines[-1]:
+                lines.pop()
+            want = lines if len(lines) >= 2 and all(lines) else None
+        assert reading.quick_lines(text) == want, text
+
+
+def test_code_bytes_mirror_code_chars():
+    """The bytearray the batch path translates through gives each char looked up its tone code, as the dict
+    does, and a char not looked up yet a non-ASCII code (so it is looked up before its code is used)."""
+    from poetry.checker import check_jsonl_lines
+    from poetry.checker.tables import resolve_book, table_for
+
+    table = table_for(resolve_book("tongyun"))
+    check_jsonl_lines(['{"id": 1, "text": "白日依山盡，黃河入海流。欲窮千里目，更上一層樓。"}'], "tongyun")
+    assert table.code_chars
+    for point, code in table.code_chars.items():
+        if point < 0x10000:
+            assert table.code_bytes[point] == ord(code)
+    assert "白日".translate(table.code_bytes).isascii()
+    unseen = next(c for c in "鑿齾龘爨" if ord(c) not in table.code_chars)
+    assert not unseen.translate(table.code_bytes).isascii()

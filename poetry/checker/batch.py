@@ -14,7 +14,7 @@ from typing import Any
 from poetry.checker.analysis import Analysis
 from poetry.checker.check import brief_analysis, lone_ping_rule
 from poetry.checker.reading import word_chars
-from poetry.checker.report import LonePing
+from poetry.checker.report import Kind, LonePing, Severity
 from poetry.checker.tables import BookTable, resolve_book, table_for
 from poetry.errors import PoetryError
 from poetry.forms import declared_form
@@ -52,7 +52,7 @@ def _check_lines(raw_lines: list[str], table: BookTable, form: str | None, lone:
     dumps = json.dumps
     out = []
     for raw in raw_lines:
-        if not raw.strip():
+        if not raw or raw.isspace():  # a blank line (``not raw.strip()`` without copying the line)
             continue
         ident = None
         try:
@@ -98,11 +98,18 @@ def _load(raw: str) -> Any:
     return json.loads(raw)
 
 
+#: Each kind's and severity's value as a plain str: an f-string formats a StrEnum member through str.__format__, a
+#: plain str as it is.
+_TEXT = {member: member.value for member in (*Kind, *Severity)}
+
+
 def _verdict_line(ident: Any, a: Analysis) -> str:
     """The verdict as a JSON line (check_lines_brief's fields), written by hand: every field but the id
     is a known plain string, int or bool, so this is what json.dumps would write, faster."""
+    text = _TEXT
     found = ", ".join([
-        f'{{"line": {f.line}, "pos": {f.pos}, "kind": "{f.kind}", "severity": "{f.severity}"}}' for f in a.findings
+        f'{{"line": {f.line}, "pos": {f.pos}, "kind": "{text[f.kind]}", "severity": "{text[f.severity]}"}}'
+        for f in a.findings
     ]) if a.findings else ""
     regulated = "true" if a.regulated else "false"
     # an int id (most batches) is written as json.dumps writes it, without its encoder

@@ -15,8 +15,17 @@ from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, RARE, BookTabl
 from poetry.readings import cut_at, cut_near
 from poetry.text import HAN_CLASS, MAX_LENGTH, ParsedPoem, parse_poem, simplified_only_chars, strip_notes
 
-#: A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters, newlines).
-_CLEAN = re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
+#: A text of Han chars and the two common breaks alone (most clean texts, ``_clean``).
+_PLAIN = re.compile(f"[{HAN_CLASS}□，。]+")
+
+
+@cache
+def _clean() -> re.Pattern:
+    """A clean one-paragraph text: only Han ideographs, □ gaps and punctuation (no titles, Latin letters,
+    newlines); compiled on first use (its class of Han chars costs a millisecond, and most texts are ``_PLAIN``)."""
+    return re.compile(f"[{HAN_CLASS}□，。？！；、,.?!;：:「」『』“”\"'·…— \u3000]+")
+
+
 #: Every char ``\s`` matches in a str pattern, spelt out: a class of literals alone is a bitmap the engine
 #: tests in one step, where ``\s`` sends each char through a category test too (a Han char is tested by both).
 SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -61,9 +70,17 @@ def quick_lines(text: str) -> list[str] | None:
     if ("]" in text or "］" in text) and not ("[" in text or "［" in text):
         return None  # a stray closing bracket: left to parse_poem
     text = strip_notes(text)
-    if not _CLEAN.fullmatch(text) or _simplified(text):
+    if _PLAIN.fullmatch(text):
+        # Han chars and 「，」「。」 alone (most texts): split in C by str.split, as _BREAKS would unless two
+        # breaks stand together (a run is one break for _BREAKS, an empty line between for str.split)
+        breaks = text.replace("。", "，")
+        lines = _BREAKS.split(text) if "，，" in breaks else breaks.split("，")
+    elif _clean().fullmatch(text):
+        lines = _BREAKS.split(text)
+    else:
         return None
-    lines = _BREAKS.split(text)
+    if _simplified(text):
+        return None
     if lines and not lines[-1]:
         lines.pop()
     if len(lines) < 2 or not all(lines):
@@ -96,12 +113,13 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
             joined = "".join(quick)
             chars = set(joined)
             # each char as its tone code (BookTable.code_chars): ASCII once every char is looked up
-            codes = joined.translate(table.code_chars)
-            if not codes.isascii():
+            codes = joined.translate(table.code_bytes)
+            if not codes.isascii():  # a char not looked up yet, or one beyond the BMP
                 for c in chars.difference(table.entries):  # only the chars not looked up yet
                     table.entry(c)
                 codes = joined.translate(table.code_chars)
-            fixes = None if word_chars(table).isdisjoint(chars) else word_fixes(quick, table, joined)
+            # no set test first: 93% of poems hold a word char, and word_fixes' one search finds none in the rest
+            fixes = word_fixes(quick, table, joined)
             # entries looked up in analyse where needed, the words' readings put in there
             return Prepared(None, quick, quick, None, True, fixes or None, chars, codes)
     if isinstance(poem, str):

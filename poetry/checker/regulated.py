@@ -48,6 +48,7 @@ _STRICT = {5: 0b01010, 7: 0b0101010}
 TONE, RHYME_KIND, ADHESION, OPPOSITION = Kind.TONE, Kind.RHYME, Kind.ADHESION, Kind.OPPOSITION
 LONE_PING, TRIPLE_PING_TAIL, TRIPLE_ZE_TAIL = Kind.LONE_PING, Kind.TRIPLE_PING_TAIL, Kind.TRIPLE_ZE_TAIL
 DOUBTFUL = Kind.DOUBTFUL_READING
+WANGLI = LonePing.WANGLI
 
 
 #: The last three tones of each standard line (the tail rules ask them of every line: a dict, no slicing).
@@ -195,9 +196,9 @@ class Verse:
     length: int  #: chars per line, 5 or 7
     ends: tuple[str, ...]  #: each line's last tone: 平 (a rhyme foot) or 仄
     states: tuple[int, ...]  #: each line's key: 0 平, 1 仄
-    patterns: list[str]  #: each line's standard pattern by its key and ending
-    mismatch: list[int]  #: per line, bits of the 二四六 positions off its pattern (拗救 forgiven)
-    forgiven: list[int]  #: per line, the bit of a 拗 accepted (大拗 saved by the 對句, 特拗)
+    patterns: tuple[str, ...]  #: each line's standard pattern by its key and ending
+    mismatch: list[int]  #: per line, bits of the 二四六 positions off its pattern (拗救 forgiven; judge_chain clears)
+    forgiven: tuple[int, ...]  #: per line, the bit of a 拗 accepted (大拗 saved by the 對句, 特拗)
     group: str | None
     neighbours: frozenset  #: the groups next to ``group`` (鄰韻)
     strays: str | None  #: the feet out of the group when the feet split evenly, else None
@@ -237,7 +238,7 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
             masks = _fix_rare(masks, rare, entries, feet, length)
             states, (mismatch, forgiven, patterns, rare_fits, both) = _fit(masks, ends, length)
     verse = Verse(
-        lines, feet, masks, length, ends, states, list(patterns), list(mismatch), list(forgiven), group,
+        lines, feet, masks, length, ends, states, patterns, list(mismatch), forgiven, group,
         table.book.neighbours(group) if group else frozenset(), _strays(lines, feet, ends, group), set(),
     )  # fmt: skip
     if any(both):
@@ -664,7 +665,7 @@ def _lone_ping_body(a: Analysis, length: int) -> int:
     >>> check_lines_brief(text.replace("平仄仄平仄仄", "平日一聲敗葉"), lone_ping="lenient")["violations"]
     []
     """
-    if length == 7 and a.lone_ping == LonePing.WANGLI:
+    if length == 7 and a.lone_ping == WANGLI:
         return 0b111110
     return (1 << (length - 1)) - 1
 

@@ -30,6 +30,8 @@ _PLACE = attrgetter("line", "pos")
 _LAST = itemgetter(-1)
 #: The tone code of a char the rhyme book lacks (BookTable.code_chars).
 _UNKNOWN_CODE = chr(0x30 + UNKNOWN)
+#: 重字's kind bound once (a class attribute of an Enum is slow to look up in Python 3.11; the commonest finding).
+_REPEATED = Kind.REPEATED_CHAR
 
 
 def _length_of(lines: list[str]) -> int | None:
@@ -206,17 +208,20 @@ def _repeated_chars(a: Analysis, lines: list[str], chars: set[str] | None = None
     starts = list(accumulate(map(len, lines), initial=0))  # line i is joined[starts[i]:starts[i + 1]]
     for c in dict.fromkeys(repeated):
         first: tuple[int, int] | None = None
+        doubled = c + c in joined  # a 疊字 somewhere: only then is each use asked whether it is one
         k = joined.find(c)  # the poem searched once per char, not line by line
         while k >= 0:
             i = bisect_right(starts, k) - 1
             begin, end = starts[i], starts[i + 1]
             # not a 疊字 (the same char next to it in its line); startswith takes no char out of the text
-            if not ((k > begin and joined.startswith(c, k - 1)) or (k + 1 < end and joined.startswith(c, k + 1))):
+            if not doubled or not (
+                (k > begin and joined.startswith(c, k - 1)) or (k + 1 < end and joined.startswith(c, k + 1))
+            ):
                 if first is None:
                     first = (i, k - begin)
                 else:
                     message = f"重字：『{c}』已見於{where(first[0] + 1, first[1] + 1)}。" if detail else ""
-                    add(Finding(i + 1, k - begin + 1, Kind.REPEATED_CHAR, NOTE, message))
+                    add(Finding(i + 1, k - begin + 1, _REPEATED, NOTE, message))
             k = joined.find(c, k + 1)
 
 

@@ -118,6 +118,9 @@ class BookTable:
         self.entries: dict[str, Entry] = {}
         #: ord(char) → one char standing for its tone code (str.translate), so lines of one shape share masks
         self.code_chars: dict[int, str] = {}
+        #: the same for the chars of the Basic Multilingual Plane, indexed by ord(char): 0xFF (not ASCII) for a char
+        #: not looked up yet; str.translate indexes it without hashing (a dict hashes and compares each key)
+        self.code_bytes = bytearray(b"\xff") * 0x10000
         #: a line's tone-code string → its Masks
         self.mask_memo: dict[str, Masks] = {}
         #: chars not in the book (their entries carry UNKNOWN)
@@ -139,6 +142,8 @@ class BookTable:
         if e is None:
             e = self.entries[char] = _entry_of(self.book.lookup(char))
             self.code_chars[ord(char)] = chr(0x30 + e.code)
+            if ord(char) < 0x10000:
+                self.code_bytes[ord(char)] = 0x30 + e.code
             if e.code & UNKNOWN:
                 self.unknown.add(char)
         return e
