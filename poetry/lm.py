@@ -1,7 +1,8 @@
 """A character trigram language model of Tang verse (interpolated Kneser-Ney, pruned).
 
 The model is trained by scripts/build_grading.py on the 全唐詩 lines (唐詩三百首 and a calibration split
-held out) and stored compactly in data/lm_chars.npz: the vocabulary, the unigram continuation
+held out) and a third of 全宋詞's phrases (the Song ci: Song diction; never 全宋詩's poems), and stored
+compactly in data/lm_chars.npz: the vocabulary, the unigram continuation
 probabilities, and two sorted tables of bigram / trigram keys with their discounted probabilities and
 back-off weights. Lookups are vectorised (numpy.searchsorted), so a whole poem costs a few calls.
 

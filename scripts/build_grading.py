@@ -9,6 +9,8 @@ Splits of the 57,607 poems of 全唐詩:
     combining model (so that the LM has never seen the poems the combiner learns from);
   * training: the rest, for the character trigram LM, the topic vectors, the word IDF, the 對仗 classes
     and 貼題's title-body pair weights.
+The LMs also learn the phrases of 全宋詞, the Song ci (``--songci``; chinese-poetry npm 2.0.1, MIT, beside
+tang_corpus.DEFAULT_SONG), for Song diction; never 全宋詩, on which the grading is measured.
 
 Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends on string hash order
 (two builds write the same files).
@@ -231,6 +233,28 @@ def _is_regular(lines: list[str]) -> bool:
 
 
 # --- the character trigram LM (interpolated Kneser-Ney) ----------------------------------------
+
+#: The shortest 全宋詞 phrase the LMs learn: a ci's one- and two-character phrases (the 醉 of 醉，醉，醉) are
+#: fragments of a tune's shape, not diction.
+SONGCI_MIN_PHRASE = 3
+#: The share of 全宋詞 the LMs learn: every third ci (95,771 phrases, 468,300 characters, against 2,591,131 in
+#: 全唐詩's 464,571 training lines). All of it read Song better still, but the combiner refitted on it let
+#: 《登高》 with 一氣呵成 at 0.01 stay 中品 (0.508; tests/test_grading.py, monotone trees); a third keeps it
+#: 下品 (docs/BENCHMARKS.md, songci14).
+SONGCI_EVERY = 3
+
+
+def songci_lines(directory: str, every: int = 1) -> list[str]:
+    """The phrases of 全宋詞 the LMs learn besides 全唐詩's lines: Song diction (傲霜, 殘菊 …) from the ci, never
+    from 全宋詩, which stands for the poems the grading is measured on; of every ``every``-th ci only. [] for
+    ``"none"``."""
+    if directory == "none":
+        return []
+    phrases = [x for ci in tang_corpus.songci_phrases(_clean, Path(directory))[::every] for x in ci
+               if len(x) >= SONGCI_MIN_PHRASE]
+    log(f"全宋詞 {directory}: {len(phrases)} phrases of {SONGCI_MIN_PHRASE}+ characters for the LMs")
+    return phrases
+
 
 
 def build_lm(lines: list[str], prune: int = 2, stock_threshold: int = 20) -> dict[str, np.ndarray]:
@@ -1032,6 +1056,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--stage", choices=["all", "forms", "lm", "model"], default="all")
+    parser.add_argument("--songci", default=str(tang_corpus.DEFAULT_SONGCI),
+                        help="全宋詞 (ci.song.*.json) whose phrases the LMs also learn; 'none': 全唐詩 alone")
+    parser.add_argument("--songci-every", type=int, default=SONGCI_EVERY, help="every n-th ci of 全宋詞 only")
     args = parser.parse_args(argv)
     logging.getLogger("jieba").setLevel(logging.WARNING)
     corpus = Path(args.corpus)
@@ -1054,7 +1081,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"corpus {len(poems)} poems: held out {len(held)} (唐詩三百首 {len(anthology)}), calibration {len(calib)},"
         f" training {len(train)}")
     if args.stage in ("all", "lm"):
-        lines = [line for i in train for line in poems[i]["lines"]]
+        lines = [line for i in train for line in poems[i]["lines"]] + songci_lines(args.songci, args.songci_every)
         np.savez_compressed(DATA / lm_module.LM_FILE, **build_lm(lines))
         np.savez_compressed(DATA / lm_module.LM_REVERSED_FILE, **build_lm([x[::-1] for x in lines]))
         vectors = build_vectors(poems, train)

@@ -89,3 +89,38 @@ def song_sample(n: int, clean: Callable[[list[str]], list], seed: int = 20261201
             pool.append({"id": rec["id"], "title": rec["title"], "author": rec["author"], "type": shape,
                          "lines": lines})
     return random.Random(seed).sample(pool, min(n, len(pool)))
+
+
+# --- 全宋詞, Song ci: diction of the Song era for the grading's language models --------------------------------
+
+#: 全宋詞 in the same package (ci.song.*.json, 简体 as stored). Not 全宋詩: the ci are a different body of
+#: verse by many of the same poets, so the LMs learn Song words (傲霜, 殘菊) without seeing the poems they are
+#: measured on.
+DEFAULT_SONGCI = DEFAULT_SONG.parent / "songci"
+
+
+def songci_records(directory: Path = DEFAULT_SONGCI) -> Iterator[dict]:
+    """Every ci of 全宋詞 (ci.song.*.json): {"author", "rhythmic" (the tune), "paragraphs"} as stored."""
+    files = sorted((f for f in Path(directory).glob("ci.song.*.json") if f.name.split(".")[2].isdigit()),
+                   key=lambda f: int(f.name.split(".")[2]))  # ci.song.2019y.json: three ci added later, left
+    if not files:
+        raise FileNotFoundError(f"no ci.song.*.json in {directory} (see tang_corpus.DEFAULT_SONG)")
+    for f in files:
+        yield from json.loads(f.read_text(encoding="utf-8"))
+
+
+def songci_phrases(clean: Callable[[list[str]], list], directory: Path = DEFAULT_SONGCI) -> list[list[str]]:
+    """Each ci's phrases (split at punctuation: of mixed lengths), one list per distinct text, the 简体 put
+    in 繁體 by OpenCC (poetry.text.to_traditional, as the app reads 简体 input) before ``clean``."""
+    from poetry.text import to_traditional
+
+    seen, out = set(), []
+    for rec in songci_records(directory):
+        raw = "\n".join(rec["paragraphs"])
+        if raw in seen:
+            continue
+        seen.add(raw)
+        phrases = clean(to_traditional(raw).split("\n"))
+        if phrases:
+            out.append(phrases)
+    return out
