@@ -87,7 +87,9 @@ def time_dashboard(repeats: int = 20) -> list[float]:
 
 #: The graded sets: the development set (thresholds and caps were set by the rules' words looking at it), the
 #: held-out set (written and graded before the software ran on it; its per-poem results have since been looked at)
-#: and the fresh held-out set (graded14c: committed before any software ran on it; the clean measure, not for tuning).
+#: the fresh held-out set (graded14c: committed before any software ran on it; its per-poem results were shown to the
+#: seventh session's helpers) and the second fresh set (seventh session: committed before any software ran on it
+#: and before that session's merges; the clean measure, not for tuning).
 GRADED_SETS = ("tests/data/graded_set.json", "tests/data/graded_set_holdout.json", "tests/data/graded_set_fresh.json",
                "tests/data/graded_set_fresh2.json")
 
