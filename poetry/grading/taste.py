@@ -218,14 +218,14 @@ def explain_taste(share: float, parts: Mapping[str, float], feats: Mapping[str, 
     the couplets' parallelism slightly against: it is not praised here.)"""
     best = shown[int(np.argmax(gain))] if len(gain) == len(shown) else shown[0]
     weights = dict(zip(spec["features"], zip(spec["mean"], spec["scale"], spec["coef"])))
-    # a theme the poem leans to more than the average poem does, weighed by the choice for or against it; named only
-    # when it is the poem's strongest theme and stands out more than in the average poem (a waterfall's white is
-    # no 冬雪 poem)
+    # the poem's strongest theme, named only when it stands out more than in the average poem (a waterfall's white
+    # is no 冬雪 poem) and the poem leans to it more than the average poem does: its lean, weighed by the choice for
+    # or against it
     themes = [k for k in weights if k.startswith("th_") and k not in ("th_max", "th_spread")]
     clear = "th_spread" not in weights or feats["th_spread"] > weights["th_spread"][0]
-    own = {max(themes, key=lambda k: feats[k])} if themes and clear else set()
-    leaning = sorted((w * (feats[k] - mu) / sd, k[3:]) for k, (mu, sd, w) in weights.items()
-                     if k in own and feats[k] > mu)
+    theme = max(themes, key=lambda k: feats[k]) if themes and clear else None
+    mu, sd, w = weights[theme] if theme else (0.0, 1.0, 0.0)
+    lean = w * (feats[theme] - mu) / sd if theme and feats[theme] > mu else 0.0
     out = []
     if parts["聲口"] > 0.3:
         out.append(f"字句深合唐人聲口，「{best}」一句尤為圓熟")
@@ -233,9 +233,9 @@ def explain_taste(share: float, parts: Mapping[str, float], feats: Mapping[str, 
         out.append(f"字句與唐人聲口稍隔，較勝者為「{best}」一句")
     else:
         out.append(f"字句尚合唐人聲口，「{best}」一句最佳")
-    if parts["題材"] > 0.3 and leaning and leaning[-1][0] > 0:
-        out.append(f"所寫近{leaning[-1][1]}之情境，為選家所重")
-    elif parts["題材"] < -0.3 and leaning and leaning[0][0] < 0:
-        out.append(f"所寫近{leaning[0][1]}一類，選家較少取")
+    if parts["題材"] > 0.3 and lean > 0:
+        out.append(f"所寫近{theme[3:]}之情境，為選家所重")
+    elif parts["題材"] < -0.3 and lean < 0:
+        out.append(f"所寫近{theme[3:]}一類，選家較少取")
     verdict = "格調高於同體唐詩之常" if share > 0.7 else "格調不及同體唐詩之常" if share < 0.3 else "格調與同體唐詩相當"
     return "；".join(out) + f"。{verdict}（以唐詩三百首之去取為準）。"
