@@ -527,3 +527,14 @@ def test_code_bytes_mirror_code_chars():
     assert "白日".translate(table.code_bytes).isascii()
     unseen = next(c for c in "鑿齾龘爨" if ord(c) not in table.code_chars)
     assert not unseen.translate(table.code_bytes).isascii()
+
+
+@pytest.mark.parametrize("name", ["__init__", "analysis", "batch", "check", "reading", "regulated", "report", "rules",
+                                  "suggestions", "tables"])
+def test_checker_doctests_hold(name):
+    import doctest
+    import importlib
+
+    module = importlib.import_module("poetry.checker" if name == "__init__" else f"poetry.checker.{name}")
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

@@ -7,6 +7,8 @@ A line becomes four bitmasks (may be 平, may be 仄, commonly 平, commonly 仄
     >>> table = table_for(resolve_book("pingshui"))
     >>> table.entry("東").code == COMMON_PING, table.entry("看").code == COMMON_PING | COMMON_ZE
     (True, True)
+    >>> [table.entry(c).code for c in "白日依山盡"]  # looked up first: masks asks the entries
+    [2, 2, 1, 1, 2]
     >>> table.masks("白日依山盡")
     Masks(may_ping=12, may_ze=19, common_ping=12, common_ze=19)
 """
