@@ -487,9 +487,8 @@ def judge_foot(a: Analysis, v: Verse) -> None:
     """Each line's last char: a rhyme foot in the poem's group (平 ending), or a 仄 ending that is no rhyme."""
     last, group, ends = v.length - 1, v.group, v.ends
     statuses, required, rhyme_lines = a.statuses, a.required, a.rhyme_lines
-    rhymes = group is not None and v.strays is None  # the feet may simply rhyme
     if not a.detail:
-        _judge_feet_brief(a, v, rhymes)
+        _judge_feet_brief(a, v, group is not None and v.strays is None)  # the feet may simply rhyme
         return
     for i, foot in enumerate(v.feet):
         if ends[i] == ZE:
@@ -500,17 +499,13 @@ def judge_foot(a: Analysis, v: Verse) -> None:
         else:
             required[i][last] = PING
             rhyme_lines[i] = True
-            if rhymes and group in foot.common_ping:  # the foot rhymes
-                statuses[i][last] = RHYME
-            elif rhymes and group in foot.ping and not _borrowed(v, i):
-                statuses[i][last] = CONFIRM  # by a rare reading (自校)
-            else:
-                _rhyme_foot(a, v, i)
+            _rhyme_foot(a, v, i)
 
 
 def _judge_feet_brief(a: Analysis, v: Verse, rhymes: bool) -> None:
     """``judge_foot``'s findings alone: the brief verdict reads no status, so a foot that rhymes or
-    ends in 仄 as it should writes nothing."""
+    ends in 仄 as it should writes nothing. (The batch path's hottest loop: a foot that simply rhymes is told
+    here, by ``_rhyme_foot``'s own test, without calling it.)"""
     group, ends = v.group, v.ends
     for i, foot in enumerate(v.feet):
         if ends[i] == ZE:
