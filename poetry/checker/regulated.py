@@ -224,7 +224,9 @@ def analyse_regulated(a: Analysis, lines: list[str], entries: list[list[Entry]] 
     first_rhymes = _first_line_rhymes(feet[0], group)
     if plain:
         # traditional text: memoised by tone codes
-        masks = table.masks_of(lines) if codes is None else table.masks_of_codes(codes, length)
+        if codes is None:
+            codes = "".join(lines).translate(table.code_chars)
+        masks = table.masks_of_codes(codes, length)
         if fixes:  # a word's reading alone (宰相: 相 仄)
             for (i, j), e in fixes.items():
                 masks[i] = _read_as(masks[i], 1 << j, PING if e.code == COMMON_PING else ZE)

@@ -158,25 +158,16 @@ class BookTable:
             m = self.mask_memo[key] = line_masks([self.entries[c] for c in line])
         return m
 
-    def masks_of(self, lines: list[str]) -> list[Masks]:
-        """``masks`` of every line of a poem (one call per poem: the batch path's hottest lookup)."""
-        memo, codes, entries = self.mask_memo, self.code_chars, self.entries
-        out = []
-        for line in lines:
-            key = line.translate(codes)
-            m = memo.get(key)
-            if m is None:
-                m = memo[key] = line_masks([entries[c] for c in line])
-            out.append(m)
-        return out
-
     def masks_of_codes(self, codes: str, width: int) -> list[Masks]:
-        """``masks_of`` of lines of ``width`` chars given joined as their tone codes (``code_chars``): each
-        line's slice is its memo key, so the lines are not translated one by one.
+        """``masks`` of every line of a poem (one call per poem: the batch path's hottest lookup), the lines of
+        ``width`` chars given joined as their tone codes (``code_chars``, every char looked up): each line's slice
+        is its memo key, so the lines are not translated one by one.
 
         >>> table = table_for(resolve_book("pingshui"))
         >>> lines = ["白日依山盡", "黃河入海流"]
-        >>> table.masks_of_codes("".join(lines).translate(table.code_chars), 5) == table.masks_of(lines)
+        >>> _ = [table.entry(c) for c in "".join(lines)]
+        >>> codes = "".join(lines).translate(table.code_chars)
+        >>> table.masks_of_codes(codes, 5) == [table.masks(line) for line in lines]
         True
         """
         memo = self.mask_memo
