@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_grading as build  # noqa: E402
-from eval_grading import as_text  # noqa: E402
+from eval_grading import as_text, auc  # noqa: E402
 
 from poetry.grading import (  # noqa: E402
     COMBINED_CRITERIA,
@@ -52,13 +52,6 @@ OWN = {"shuffled": "貫理", "corrupted": "一氣呵成", "off_topic": "貼題",
 NAMES = list(COMBINED_CRITERIA)
 #: Today's weights of the kinds in the combiner (build_grading.DEGRADATIONS).
 TODAY = {"shuffled": 1.0, "corrupted": 1.0, "off_topic": 1.0, "interleaved": 0.25}
-
-
-def auc(pos, neg) -> float:
-    """ROC AUC of real (pos) against broken (neg) scores."""
-    from sklearn.metrics import roc_auc_score
-
-    return roc_auc_score(np.r_[np.ones(len(pos)), np.zeros(len(neg))], np.r_[pos, neg])
 
 
 def eval_rows(corpus: Path, song: int) -> list[dict]:

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_grading as build  # noqa: E402
+from eval_grading import auc  # noqa: E402
 
 from poetry.grading import parallel_score  # noqa: E402
 from poetry.grading.variants import canonical  # noqa: E402
@@ -52,12 +53,6 @@ def _reading():
         def couplet_parallel(a: str, b: str) -> float:
             return max(parallel_score(a, b), 0.9 if same_figure(a, b) else 0.0)
     return couplet_parallel
-
-
-def auc(pos: list[float], neg: list[float]) -> float:
-    from sklearn.metrics import roc_auc_score
-
-    return float(roc_auc_score([1] * len(pos) + [0] * len(neg), pos + neg))
 
 
 def score_pairs(pairs: list[tuple[str, str]]) -> tuple[list[float], list[float]]:

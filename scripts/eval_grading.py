@@ -36,6 +36,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,10 +57,12 @@ def as_text(lines: list[str]) -> str:
     return "\n".join(out)
 
 
-def auc(pos: list[float], neg: list[float]) -> float:
+def auc(pos: Iterable[float], neg: Iterable[float]) -> float:
+    """ROC AUC of the real (``pos``) against the other (``neg``) scores: lists or arrays."""
     from sklearn.metrics import roc_auc_score
 
-    return roc_auc_score([1] * len(pos) + [0] * len(neg), pos + neg)
+    pos, neg = list(pos), list(neg)
+    return float(roc_auc_score([1] * len(pos) + [0] * len(neg), pos + neg))
 
 
 def time_dashboard(repeats: int = 20) -> list[float]:

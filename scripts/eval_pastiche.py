@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_grading as build  # noqa: E402
+from eval_grading import auc  # noqa: E402
 
 from poetry.grading.variants import canonical  # noqa: E402
 from poetry.lm import load_lm  # noqa: E402
@@ -229,12 +230,6 @@ def same_author_pairs(anth: list[dict], poems: list[dict], calib: list[int]) -> 
             by_key.setdefault((poems[i]["author"], len(lines), len(lines[0])), []).append(i)
     key = lambda p: (p["author"], len(p["lines"]), len(p["lines"][0]))  # noqa: E731
     return [(a, i) for a, p in enumerate(anth) for i in by_key.get(key(p), [])]
-
-
-def auc(pos: list[float], neg: list[float]) -> float:
-    from sklearn.metrics import roc_auc_score
-
-    return float(roc_auc_score([1] * len(pos) + [0] * len(neg), pos + neg))
 
 
 def main(argv: list[str] | None = None) -> int:
