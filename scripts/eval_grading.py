@@ -211,7 +211,8 @@ def unseen_score(p: dict, spec: dict | None) -> tuple[tuple[float, dict | None],
 def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14,
                      criteria: bool = False) -> list[tuple[str, float, float]]:
     """An anthologist's choice: each 唐詩三百首 poem against up to ``per_poem`` poems of 全唐詩 by the same author
-    and of the same shape (line count and length) that are not versions of an anthology poem, taken from the
+    and of the same shape (line count and length) that are not versions of an anthology poem (song_anthology's
+    ``pair_ordinary``, the Song measure's pairing), taken from the
     build's calibration split: poems the LMs and vectors never saw, as they never saw the anthology (poems of
     the training split would read as familiar to the LM: on them the anthology poem wins 0.45 of the pairs).
 
@@ -224,36 +225,24 @@ def anthology_choice(corpus: Path, per_poem: int = 5, seed: int = 14,
     also the Song anthology's tables (``report_song_pairs``: each criterion's AUC, the poems that lose most)
     over the same pairs, to set beside the Song figures.
     """
-    import random
+    from song_anthology import pair_ordinary
 
-    anthology = [p for p in build.load_anthology(corpus) if len(p["lines"]) >= 2]
+    anthology = build.load_anthology(corpus)
     poems = build.load_corpus(corpus)
     held = build.heldout_matches(poems, anthology)
     _, unseen = build.split_corpus(poems, held)  # poems the LMs, vectors and title tables never learned from
-    shape = lambda p: (len(p["lines"]), len(p["lines"][0]))  # noqa: E731
-    pool: dict[tuple, list[dict]] = defaultdict(list)
-    for i in unseen:
-        p = poems[i]
-        if len({len(x) for x in p["lines"]}) == 1:
-            pool[(p["author"], shape(p))].append(p)
-    rng = random.Random(seed)
-    pairs, taste, in_sample, chosen_pairs = [], [], [], []
-    for p in anthology:
-        if len({len(x) for x in p["lines"]}) != 1:
-            continue
-        others = pool.get((p["author"], shape(p)), [])
-        if not others:
-            continue
-        chosen = rng.sample(others, min(per_poem, len(others)))
-        spec = held_out_spec(p["author"])
-        mine, mine_in = unseen_score(p, spec)
-        chosen_pairs += [(p, q) for q in chosen]
-        for q in chosen:
-            theirs, theirs_in = unseen_score(q, spec)
-            pairs.append((p["author"], mine[0], theirs[0]))
-            in_sample.append(1.0 if mine_in > theirs_in else 0.5 if mine_in == theirs_in else 0.0)
-            if mine[1] and theirs[1]:
-                taste.append(1.0 if mine[1]["z"] > theirs[1]["z"] else 0.0)
+    chosen_pairs = pair_ordinary(anthology, [poems[i] for i in unseen], per_poem, seed)
+    pairs, taste, in_sample = [], [], []
+    last = None
+    for p, q in chosen_pairs:
+        if p is not last:  # the pairs of one anthology poem come together
+            last, spec = p, held_out_spec(p["author"])
+            mine, mine_in = unseen_score(p, spec)
+        theirs, theirs_in = unseen_score(q, spec)
+        pairs.append((p["author"], mine[0], theirs[0]))
+        in_sample.append(1.0 if mine_in > theirs_in else 0.5 if mine_in == theirs_in else 0.0)
+        if mine[1] and theirs[1]:
+            taste.append(1.0 if mine[1]["z"] > theirs[1]["z"] else 0.0)
     wins = [1.0 if a > b else 0.5 if a == b else 0.0 for _, a, b in pairs]
     print(f"\nAnthologist's choice: {len(pairs)} within-author pairs (唐詩三百首 poem against a 全唐詩 poem by the "
           f"same author, same shape), {len({a for a, *_ in pairs})} authors")

@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from tang_corpus import SHAPES
+from tang_corpus import SHAPES, song_files
 
 #: The search engines whose hit counts the popularity files hold.
 ENGINES = ("baidu", "so360", "bing", "bing_en", "google")
@@ -83,12 +83,8 @@ def pair_ordinary(famous: Iterable[dict], poems: Iterable[dict], per_poem: int =
 
 def load_song(directory: Path, clean: Callable[[list[str]], list[str]]) -> list[dict]:
     """全宋詩 as {"author", "title", "lines": clean(paragraphs), "file", "index"} (the popularity files' key)."""
-    out = []
-    for f in sorted(Path(directory).glob("poet.song.*.json"), key=lambda f: int(f.name.split(".")[2])):
-        for i, rec in enumerate(json.loads(f.read_text(encoding="utf-8"))):
-            out.append({"author": rec["author"], "title": rec["title"], "lines": clean(rec["paragraphs"]),
-                        "file": int(f.name.split(".")[2]), "index": i})
-    return out
+    return [{"author": rec["author"], "title": rec["title"], "lines": clean(rec["paragraphs"]), "file": n, "index": i}
+            for n, poems in song_files(directory) for i, rec in enumerate(poems)]
 
 
 def qianjiashi_song(path: Path, song: list[dict], song_authors: set[str],

@@ -64,13 +64,20 @@ DEFAULT_SONG = DEFAULT_CORPUS.parent.parent / "songdata" / "package" / "dist" / 
 SHAPES = {(4, 5): "五言四句", (4, 7): "七言四句", (8, 5): "五言八句", (8, 7): "七言八句"}
 
 
-def song_poems(directory: Path = DEFAULT_SONG) -> Iterator[dict]:
-    """Every poem of 全宋詩 (poet.song.*.json): {"author", "title", "paragraphs", "id"} as stored."""
+def song_files(directory: Path = DEFAULT_SONG) -> Iterator[tuple[int, list[dict]]]:
+    """(N, the poems of poet.song.N.json as stored) for every file of 全宋詩, in N's order (the popularity files
+    of the same package are numbered alike)."""
     files = sorted(Path(directory).glob("poet.song.*.json"), key=lambda f: int(f.name.split(".")[2]))
     if not files:
         raise FileNotFoundError(f"no poet.song.*.json in {directory} (see tang_corpus.DEFAULT_SONG)")
     for f in files:
-        yield from json.loads(f.read_text(encoding="utf-8"))
+        yield int(f.name.split(".")[2]), json.loads(f.read_text(encoding="utf-8"))
+
+
+def song_poems(directory: Path = DEFAULT_SONG) -> Iterator[dict]:
+    """Every poem of 全宋詩 (poet.song.*.json): {"author", "title", "paragraphs", "id"} as stored."""
+    for _, poems in song_files(directory):
+        yield from poems
 
 
 def song_sample(n: int, clean: Callable[[list[str]], list], seed: int = 20261201,
