@@ -256,7 +256,6 @@ def songci_lines(directory: str, every: int = 1) -> list[str]:
     return phrases
 
 
-
 def build_lm(lines: list[str], prune: int = 2, stock_threshold: int = 20) -> dict[str, np.ndarray]:
     chars = Counter(ch for line in lines for ch in line)
     vocab = lm_module.BOS + lm_module.EOS + lm_module.UNK + "".join(ch for ch, _ in chars.most_common())

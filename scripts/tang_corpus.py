@@ -64,14 +64,21 @@ DEFAULT_SONG = DEFAULT_CORPUS.parent.parent / "songdata" / "package" / "dist" / 
 SHAPES = {(4, 5): "五言四句", (4, 7): "七言四句", (8, 5): "五言八句", (8, 7): "七言八句"}
 
 
+def numbered_files(directory: Path, stem: str) -> Iterator[tuple[int, list[dict]]]:
+    """(N, the records of <stem>.N.json as stored) for every such file of the package, in N's order; a file whose
+    N is not a number is left (ci.song.2019y.json: three ci added later)."""
+    files = sorted((f for f in Path(directory).glob(f"{stem}.*.json") if f.name[len(stem) + 1:-5].isdigit()),
+                   key=lambda f: int(f.name[len(stem) + 1:-5]))
+    if not files:
+        raise FileNotFoundError(f"no {stem}.*.json in {directory} (see tang_corpus.DEFAULT_SONG)")
+    for f in files:
+        yield int(f.name[len(stem) + 1:-5]), json.loads(f.read_text(encoding="utf-8"))
+
+
 def song_files(directory: Path = DEFAULT_SONG) -> Iterator[tuple[int, list[dict]]]:
     """(N, the poems of poet.song.N.json as stored) for every file of 全宋詩, in N's order (the popularity files
     of the same package are numbered alike)."""
-    files = sorted(Path(directory).glob("poet.song.*.json"), key=lambda f: int(f.name.split(".")[2]))
-    if not files:
-        raise FileNotFoundError(f"no poet.song.*.json in {directory} (see tang_corpus.DEFAULT_SONG)")
-    for f in files:
-        yield int(f.name.split(".")[2]), json.loads(f.read_text(encoding="utf-8"))
+    return numbered_files(directory, "poet.song")
 
 
 def song_poems(directory: Path = DEFAULT_SONG) -> Iterator[dict]:
@@ -108,12 +115,8 @@ DEFAULT_SONGCI = DEFAULT_SONG.parent / "songci"
 
 def songci_records(directory: Path = DEFAULT_SONGCI) -> Iterator[dict]:
     """Every ci of 全宋詞 (ci.song.*.json): {"author", "rhythmic" (the tune), "paragraphs"} as stored."""
-    files = sorted((f for f in Path(directory).glob("ci.song.*.json") if f.name.split(".")[2].isdigit()),
-                   key=lambda f: int(f.name.split(".")[2]))  # ci.song.2019y.json: three ci added later, left
-    if not files:
-        raise FileNotFoundError(f"no ci.song.*.json in {directory} (see tang_corpus.DEFAULT_SONG)")
-    for f in files:
-        yield from json.loads(f.read_text(encoding="utf-8"))
+    for _, records in numbered_files(directory, "ci.song"):
+        yield from records
 
 
 def songci_phrases(clean: Callable[[list[str]], list], directory: Path = DEFAULT_SONGCI) -> list[list[str]]:
