@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_grading as build  # noqa: E402
-from eval_grading import as_text, auc  # noqa: E402
+from eval_grading import as_text, auc, broken_copies  # noqa: E402
 
 from poetry.grading import (  # noqa: E402
     COMBINED_CRITERIA,
@@ -56,23 +56,9 @@ TODAY = {"shuffled": 1.0, "corrupted": 1.0, "off_topic": 1.0, "interleaved": 0.2
 
 def eval_rows(corpus: Path, song: int) -> list[dict]:
     """Every real poem and broken copy of the Tang (song=0) or Song set, measured: kind, criteria, base score."""
-    poems = build.load_corpus(corpus)
-    if song:
-        from tang_corpus import song_sample
-
-        anthology, held = song_sample(song, build._clean), set()
-    else:
-        anthology = [p for p in build.load_anthology(corpus) if len(p["lines"]) >= 2]
-        held = build.heldout_matches(poems, anthology)
-    freq = Counter(ch for i, p in enumerate(poems) if i not in held for line in p["lines"] for ch in line)
-    deg = build.Degrader(anthology, freq, seed=7)  # eval_grading's seed: the same copies
     rows = []
-    for n, p in enumerate(anthology):
-        copies = {"real": p, "shuffled": deg.shuffled(p), "corrupted": deg.corrupted(p), "off_topic": deg.off_topic(p),
-                  "interleaved": deg.interleaved(p)}
+    for n, (_, copies) in enumerate(broken_copies(corpus, song)[1]):  # eval_grading's copies
         for kind, q in copies.items():
-            if q is None:
-                continue
             written, criteria, _ = measure_written(as_text(q["lines"]), q["title"])
             title = written.shown_title
             rows.append({"poem": n, "kind": kind, "title": title, "base": base_score(criteria, title),

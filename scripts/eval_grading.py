@@ -36,7 +36,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -420,11 +420,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False, song: int = 0) -> None:
-    """唐詩三百首 against its shuffled, corrupted, off-topic and interleaved copies (see the module docstring);
-    ``declare``: the 古詩・樂府 and their copies are graded as declared 古體. ``song``: instead, that many
-    regular-shape poems of 全宋詩 (tang_corpus.song_sample; no model learned from Song verse), each copy made
-    from the other Song poems, grouped by shape."""
+def broken_copies(corpus: Path, song: int = 0, limit: int = 0) -> tuple[str, Iterator[tuple[dict, dict[str, dict]]]]:
+    """(a label, each real poem with {kind: copy}): 唐詩三百首 (or ``song`` regular-shape 全宋詩 poems,
+    tang_corpus.song_sample) and its shuffled, corrupted, off-topic and interleaved copies (build.Degrader, seed 7:
+    every script measures the same copies; a poem with no partner to interleave has no interleaved copy)."""
     poems = build.load_corpus(corpus)
     if song:
         from tang_corpus import song_sample
@@ -439,21 +438,28 @@ def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False, son
         anthology = anthology[:limit]
     freq = Counter(ch for i, p in enumerate(poems) if i not in held for line in p["lines"] for ch in line)
     deg = build.Degrader(anthology, freq, seed=7)
+
+    def copies() -> Iterator[tuple[dict, dict[str, dict]]]:
+        for p in anthology:
+            made = {"real": p, "shuffled": deg.shuffled(p), "corrupted": deg.corrupted(p),
+                    "off_topic": deg.off_topic(p), "interleaved": deg.interleaved(p)}
+            yield p, {kind: q for kind, q in made.items() if q is not None}
+
+    return label, copies()
+
+
+def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False, song: int = 0) -> None:
+    """唐詩三百首 against its shuffled, corrupted, off-topic and interleaved copies (see the module docstring);
+    ``declare``: the 古詩・樂府 and their copies are graded as declared 古體. ``song``: instead, that many
+    regular-shape poems of 全宋詩 (tang_corpus.song_sample; no model learned from Song verse), each copy made
+    from the other Song poems, grouped by shape."""
+    label, with_copies = broken_copies(corpus, song, limit)
     kinds = ("real", "shuffled", "corrupted", "off_topic", "interleaved")
     scores: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
     grades: dict[str, dict[str, Counter]] = {k: defaultdict(Counter) for k in kinds}
     crit_scores: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
     timings = []
-    for p in anthology:
-        copies = {
-            "real": p,
-            "shuffled": deg.shuffled(p),
-            "corrupted": deg.corrupted(p),
-            "off_topic": deg.off_topic(p),
-        }
-        mixed = deg.interleaved(p)
-        if mixed is not None:
-            copies["interleaved"] = mixed
+    for p, copies in with_copies:
         form = p["type"]
         group = form if song else "律詩" if "律詩" in form else "絕句" if "絕句" in form else "古詩・樂府"
         for kind, q in copies.items():
