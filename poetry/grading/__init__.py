@@ -58,6 +58,7 @@ from poetry.grading.measures import (
     CHAR_FEATURES,
     COUPLET_FEATURES,
     CRITERION_FEATURES,
+    asks_nothing,
     char_features,
     char_suspicion,
     clean_title,
@@ -228,17 +229,6 @@ def applying(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> Ma
     ['貫理']
     """
     return {name: c for name, c in criteria.items() if name != "貼題"} if asks_nothing(title) else criteria
-
-
-def asks_nothing(title: str | None) -> bool:
-    """Whether a title asks no subject of its poem, so that nothing can be off it: 無題, 雜詩 (GENERIC_TITLES), or
-    only an occasion's formula and a name (次韻子由, 和王鞏見寄): 貼題 does not apply (``applying``).
-
-    >>> asks_nothing("無題"), asks_nothing("次韻子由"), asks_nothing("塞下曲"), asks_nothing(None)
-    (True, True, False, False)
-    """
-    clean = clean_title(title)
-    return bool(clean) and (clean in GENERIC_TITLES or not title_topic(title))
 
 
 def grade_to_dict(g: Grade) -> dict[str, Any]:

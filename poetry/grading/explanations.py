@@ -18,7 +18,14 @@ from typing import Mapping
 import numpy as np
 
 from poetry.grading.duizhang import NOUNS, duilei, facing_words, unlike_places
-from poetry.grading.measures import _cos, _text_vector, aligned_fit, couplet_features, suspicious_chars
+from poetry.grading.measures import (
+    _cos,
+    _text_vector,
+    aligned_fit,
+    asks_nothing,
+    couplet_features,
+    suspicious_chars,
+)
 from poetry.grading.models import _vectors
 from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
 from poetry.grading.title_meaning import _NO_SUBJECT, answers
@@ -192,10 +199,11 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
     '題中「雪」，詩以'
     """
     band = band_of("貼題", p)
-    if title in GENERIC_TITLES:  # 絕句, 無題: the title asks for no subject, so nothing can be off it
-        return f"題目「{title}」不限題材，貼題只作參考。"
     parts = read_title(title)
-    if parts.asks_little:  # 次韻子由, 三衢道中: the occasion, the person, the place, the day; no subject
+    if asks_nothing(title):  # the title asks for no subject, so nothing can be off it
+        if title in GENERIC_TITLES:  # 絕句, 無題
+            return f"題目「{title}」不限題材，貼題只作參考。"
+        # 次韻子由, 三衢道中: the occasion, the person, the place, the day
         return f"題目「{title}」只記{recorded(parts)}，不限題材，貼題只作參考。"
     asked = parts.topic  # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日)
     hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]

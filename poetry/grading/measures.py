@@ -17,6 +17,7 @@ import numpy as np
 
 from poetry.grading.duizhang import class_agreement, figure_agreement
 from poetry.grading.models import _logistic, _model, _title_pairs, _tokenizer, _vectors, _word_idf
+from poetry.grading.rubric import GENERIC_TITLES
 from poetry.grading.title_meaning import MEANING_FEATURES, meaning_features
 from poetry.grading.title_parts import read_title
 from poetry.text import is_han, split_lines, to_simplified
@@ -149,6 +150,17 @@ def title_demand(title: str | None) -> float:
     """
     topic = title_topic(title)
     return title_information(topic) if topic else 0.0
+
+
+def asks_nothing(title: str | None) -> bool:
+    """Whether a title asks no subject of its poem, so that nothing can be off it: 無題, 雜詩 (GENERIC_TITLES), or
+    only an occasion's formula and a name (次韻子由, 和王鞏見寄): 貼題 does not apply (``applying``).
+
+    >>> asks_nothing("無題"), asks_nothing("次韻子由"), asks_nothing("塞下曲"), asks_nothing(None)
+    (True, True, False, False)
+    """
+    clean = clean_title(title)
+    return bool(clean) and (clean in GENERIC_TITLES or not title_topic(title))
 
 
 def title_pair_score(title: str, lines: list[str]) -> float:
