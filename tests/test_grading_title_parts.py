@@ -82,3 +82,29 @@ def test_a_title_that_asks_nothing_is_graded_as_untitled_verse(title):
     assert (g.grade, g.score) == (untitled.grade, untitled.score)
     assert not any("貼題" in r for r in g.reasons), g.reasons
     assert grade_poem(SU_SHI, title="塞下曲").score < g.score  # a title that asks something still counts
+
+
+# 陸游《秋夜將曉出籬門迎涼有感》其二: the dawn walk moved him; the poem writes the lost north
+LU_YOU = "三萬里河東入海，五千仞嶽上摩天。遺民淚盡胡塵裏，南望王師又一年。"
+
+
+def test_the_occasion_of_a_feeling_is_not_its_matter():
+    """X有感: X is what moved the poet. Before, 陸游's poem was 下品 for 「離題」 (貼題 0.08): it never writes the
+    autumn dawn at the fence gate. The same poem under 秋夜, a title whose matter is the autumn night, is still off it."""
+    parts = read_title("秋夜將曉出籬門迎涼有感")
+    assert (parts.topic, parts.occasion, parts.asks_little) == ("", "秋夜將曉出籬門迎涼", True)
+    g = grade_poem(LU_YOU, title="秋夜將曉出籬門迎涼有感")
+    assert not any("離題" in r for r in g.reasons), g.reasons
+    assert "感興之由" in g.criteria["貼題"]["explanation"], g.criteria["貼題"]
+    assert (g.grade, g.score) == (grade_poem(LU_YOU, title="無題").grade, grade_poem(LU_YOU, title="無題").score)
+    assert any(r.startswith("離題") for r in grade_poem(LU_YOU, title="秋夜").reasons)
+
+
+def test_a_poem_that_answers_its_feelings_occasion_is_credited():
+    """杜甫《旅夜書懷》 writes the night on the river: 貼題 reads 旅夜 (as under the title 旅夜, not diluted by 書懷)
+    and applies, so answering the occasion raises the score above the same poem's under 無題."""
+    body = "細草微風岸，危檣獨夜舟。星垂平野闊，月湧大江流。名豈文章著，官應老病休。飄飄何所似，天地一沙鷗。"
+    g = grade_poem(body, title="旅夜書懷")
+    assert g.criteria["貼題"]["score"] == grade_poem(body, title="旅夜").criteria["貼題"]["score"] >= 0.75
+    assert "感興之由" not in g.criteria["貼題"]["explanation"]
+    assert g.score > grade_poem(body, title="無題").score

@@ -58,6 +58,7 @@ from poetry.grading.measures import (
     CHAR_FEATURES,
     COUPLET_FEATURES,
     CRITERION_FEATURES,
+    answers_occasion,
     asks_nothing,
     char_features,
     char_suspicion,
@@ -105,6 +106,7 @@ __all__ = [
     "Band",
     "Grade",
     "applying",
+    "answers_occasion",
     "asks_nothing",
     "band_of",
     "base_score",
@@ -223,12 +225,16 @@ def base_score(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> 
 
 def applying(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> Mapping[str, Mapping[str, Any]]:
     """The criteria that apply to a poem under ``title``: all of them, or without 貼題 when the title asks nothing
-    (``asks_nothing``): then neither 離題 nor 上品's 貼題貫理 asks it, and the combined score takes its neutral value.
+    (``asks_nothing``): then neither 離題 nor 上品's 貼題貫理 asks it, and the combined score takes its neutral value;
+    a poem that answers the occasion of its feeling's title keeps it (``answers_occasion``: 觀書有感).
 
     >>> list(applying({"貼題": {"score": 0.1}, "貫理": {"score": 0.9}}, "次韻子由"))
     ['貫理']
     """
-    return {name: c for name, c in criteria.items() if name != "貼題"} if asks_nothing(title) else criteria
+    relevance = (criteria.get("貼題") or {}).get("score")
+    if asks_nothing(title) and not answers_occasion(title, relevance):
+        return {name: c for name, c in criteria.items() if name != "貼題"}
+    return criteria
 
 
 def grade_to_dict(g: Grade) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from poetry.grading.measures import (
     parallel_score,
 )
 from poetry.grading.models import _logistic, _model
+from poetry.grading.title_parts import read_title
 from poetry.grading.variants import GradedText, as_written, read_for_grading
 from poetry.text import MAX_LENGTH, parse_poem
 
@@ -250,7 +251,8 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
         criteria[name]["faults"] = faults
     ct = clean_title(title)
     if ct:
-        p, backed = relevance(f)
+        occasion = read_title(ct).occasion  # X有感: 貼題 reads whether the poem answers X (旅夜, not 旅夜書懷)
+        p, backed = relevance(features(lines, occasion) if occasion else f)
         criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed))
     else:
         criteria["貼題"] = _crit(None, "未給題目，不評貼題。")

@@ -22,6 +22,7 @@ from poetry.grading.measures import (
     _cos,
     _text_vector,
     aligned_fit,
+    answers_occasion,
     asks_nothing,
     couplet_features,
     suspicious_chars,
@@ -200,12 +201,13 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
     """
     band = band_of("貼題", p)
     parts = read_title(title)
-    if asks_nothing(title):  # the title asks for no subject, so nothing can be off it
+    if asks_nothing(title) and not answers_occasion(title, p):  # the title asks for no subject: nothing is off it
         if title in GENERIC_TITLES:  # 絕句, 無題
             return f"題目「{title}」不限題材，貼題只作參考。"
         # 次韻子由, 三衢道中: the occasion, the person, the place, the day
         return f"題目「{title}」只記{recorded(parts)}，不限題材，貼題只作參考。"
-    asked = parts.topic  # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日)
+    # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日); X有感 asks X
+    asked = parts.topic or parts.occasion
     hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
     found = [a for a in answers(asked, lines) if a.pmi >= ANSWER_PMI]
     said = "；".join(f"題中「{a.unit}」，詩以「{a.char}」應之（「{a.line}」）" for a in found)
@@ -231,10 +233,14 @@ def recorded(parts: TitleParts) -> str:
 
     >>> recorded(read_title("次韻子由")), recorded(read_title("三衢道中"))
     ('酬唱之事（次韻、子由）', '地名、體例（三衢、道中）')
+    >>> recorded(read_title("秋夜將曉出籬門迎涼有感"))
+    '感興之由、體例（秋夜將曉出籬門迎涼、有感）'
     """
     occasion = [f for f in parts.formula if f not in GENRE_FORMULAS]
     kinds = (["酬唱之事"] if occasion else ["人名"] if parts.addressee else []) + (["地名"] if parts.places else []) + (
-        ["時日"] if parts.dates else []) + (["體例"] if len(occasion) < len(parts.formula) else [])
-    said = occasion + list(parts.addressee + parts.places + parts.dates) + [
+        ["時日"] if parts.dates else []) + (["感興之由"] if parts.occasion else []) + (
+        ["體例"] if len(occasion) < len(parts.formula) else [])
+    moved = [parts.occasion] if parts.occasion else []
+    said = occasion + list(parts.addressee + parts.places + parts.dates) + moved + [
         f for f in parts.formula if f in GENRE_FORMULAS]
     return f"{'、'.join(kinds)}（{'、'.join(said)}）"

@@ -148,8 +148,9 @@ def title_demand(title: str | None) -> float:
     >>> title_demand("塞下曲") == title_information("塞下曲")
     True
     """
-    topic = title_topic(title)
-    return title_information(topic) if topic else 0.0
+    parts = read_title(clean_title(title))
+    asked = parts.topic or parts.occasion  # an occasion counts only where the poem answers it (``answers_occasion``)
+    return title_information(asked) if asked else 0.0
 
 
 def asks_nothing(title: str | None) -> bool:
@@ -161,6 +162,21 @@ def asks_nothing(title: str | None) -> bool:
     """
     clean = clean_title(title)
     return bool(clean) and (clean in GENERIC_TITLES or not title_topic(title))
+
+
+#: 貼題 at which a poem answers the occasion of its feeling (秋夜有感 writing the autumn night): the combined model's
+#: neutral value of 貼題 (exp −0.284 = 0.75), so that answering it can only raise the score.
+OCCASION_ANSWERED = 0.75
+
+
+def answers_occasion(title: str | None, relevance: float | None) -> bool:
+    """Whether a poem under a feeling's title (X有感: ``TitleParts.occasion``) answers that occasion, at 貼題
+    ``relevance``: then 貼題 applies and is credited; otherwise the title asks nothing (``asks_nothing``).
+
+    >>> answers_occasion("觀書有感", 0.9), answers_occasion("觀書有感", 0.1), answers_occasion("塞下曲", 0.9)
+    (True, False, False)
+    """
+    return relevance is not None and relevance >= OCCASION_ANSWERED and bool(read_title(clean_title(title)).occasion)
 
 
 def title_pair_score(title: str, lines: list[str]) -> float:

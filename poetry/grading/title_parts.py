@@ -37,14 +37,17 @@ PURE_FORMULAS = tuple(("再次韻 復次韻 追次韻 次韻 和韻 依韻 用�
                        "見贈 見示 見和 見懷 見招 見訪 見過 見邀 見答 見酬 見貽 之作 所作 有作 走筆 以詩 之官 "
                        "之任 赴任 赴官 赴闕 還朝 聖製 御製 聖制 御制 應制 應教 應令 唱和 寄贈 戲贈 戲答 戲呈 "
                        "戲作 戲題 口占 席上 同賦 分韻 分題 得字 道中 途中 絕句 雜詩 雜興 雜感 有感 即事 偶成 偶題 "
-                       "偶作 書事 口號 漫興 漫成").split())
+                       "偶作 書事 口號 漫興 漫成 感懷 書懷 述懷 遣懷 抒懷 有懷 感事 書感 感興 寓懷 感賦").split())
+#: Formulas that make the poem a feeling's record (秋夜將曉出籬門迎涼有感, 觀書有感): what the title writes before
+#: them is the feeling's occasion, which the poem need not describe (陸游 writes the lost north, not the dawn walk).
+FEELING_FORMULAS = ("有感", "感懷", "書懷", "述懷", "遣懷", "抒懷", "有懷", "感事", "書感", "感興", "寓懷", "感賦")
 #: Formulas and verbs of address that tell the occasion, and so the matter (a farewell, longing, a mourning, a
 #: journey to office): read as topic, while the names beside them are not. A letter or a gift to a person (寄黃幾復,
 #: 贈汪倫) asks no subject of its own (title14b): 寄 and 贈 before a person are formulas.
 OCCASIONS = frozenset(("送 別 留別 懷 憶 哭 挽 輓 餞 弔 寄懷 懷寄 之官 之任 赴任 赴官 赴闕 還朝").split())
 #: Formulas of the poem's kind or making, not of an occasion with a person: 道中, 絕句, and the 題/書 of 題西林壁.
 GENRE_FORMULAS = frozenset(("道中 途中 絕句 雜詩 雜興 雜感 有感 即事 偶成 偶題 偶作 書事 口號 漫興 漫成 "
-                            "題 書 壁 邸 店").split())
+                            "題 書 壁 邸 店").split()) | frozenset(FEELING_FORMULAS)
 #: Formulas a person follows (次韻子由, 奉和聖製 has none): the only place a name without a surname is read.
 ADDRESSING = frozenset(("再次韻 復次韻 追次韻 次韻 和韻 依韻 奉和 奉酬 奉答 奉寄 奉送 奉贈 奉呈 奉陪 追和 再和 "
                         "復和 和答 酬答 寄贈 戲贈 戲答 戲呈 和 答 荅 酬").split())
@@ -93,11 +96,13 @@ class TitleParts:
     addressee: tuple[str, ...] = ()
     places: tuple[str, ...] = ()
     dates: tuple[str, ...] = ()
+    occasion: str = ""  #: before a formula of feeling (FEELING_FORMULAS): what moved the poet, not the matter
 
     @property
     def named(self) -> tuple[str, ...]:
-        """Everything the title writes that asks nothing of the body: formulas, persons, places, dates."""
-        return self.formula + self.addressee + self.places + self.dates
+        """Everything the title writes that asks nothing of the body: formulas, persons, places, dates, and the
+        occasion of a feeling."""
+        return self.formula + self.addressee + self.places + self.dates + ((self.occasion,) if self.occasion else ())
 
     @property
     def asks_little(self) -> bool:
@@ -239,15 +244,15 @@ def read_title(title: str) -> TitleParts:
     and the persons it addresses.
 
     >>> read_title("次韻子由")
-    TitleParts(topic='', formula=('次韻',), addressee=('子由',), places=(), dates=())
+    TitleParts(topic='', formula=('次韻',), addressee=('子由',), places=(), dates=(), occasion='')
     >>> read_title("送杜少府之任蜀州")
-    TitleParts(topic='送之任', formula=(), addressee=('杜少府',), places=('蜀州',), dates=())
+    TitleParts(topic='送之任', formula=(), addressee=('杜少府',), places=('蜀州',), dates=(), occasion='')
     >>> read_title("和王鞏見寄").asks_little
     True
     >>> read_title("次韻王定國南遷回見寄").topic
     '南遷回'
     >>> read_title("和子由澠池懷舊"), read_title("送友人").topic
-    (TitleParts(topic='澠池懷舊', formula=('和',), addressee=('子由',), places=(), dates=()), '送')
+    (TitleParts(topic='澠池懷舊', formula=('和',), addressee=('子由',), places=(), dates=(), occasion=''), '送')
     >>> read_title("送元二使安西").addressee, read_title("送元二使安西").topic
     (('元二',), '送使安西')
     >>> read_title("黃鶴樓送孟浩然之廣陵").topic
@@ -255,11 +260,13 @@ def read_title(title: str) -> TitleParts:
     >>> read_title("送春").topic, read_title("懷古").topic, read_title("題西林壁").topic, read_title("和梅花").topic
     ('送春', '懷古', '', '梅花')
     >>> read_title("寄黃幾復")
-    TitleParts(topic='', formula=('寄',), addressee=('黃幾復',), places=(), dates=())
+    TitleParts(topic='', formula=('寄',), addressee=('黃幾復',), places=(), dates=(), occasion='')
     >>> read_title("登高"), read_title("九月九日憶山東兄弟").topic
-    (TitleParts(topic='登高', formula=(), addressee=(), places=(), dates=()), '九月九日憶山東兄弟')
+    (TitleParts(topic='登高', formula=(), addressee=(), places=(), dates=(), occasion=''), '九月九日憶山東兄弟')
     >>> read_title("三衢道中").places, read_title("十一月四日風雨大作")
-    (('三衢',), TitleParts(topic='風雨大作', formula=(), addressee=(), places=(), dates=('十一月四日',)))
+    (('三衢',), TitleParts(topic='風雨大作', formula=(), addressee=(), places=(), dates=('十一月四日',), occasion=''))
+    >>> read_title("秋夜將曉出籬門迎涼有感").occasion, read_title("觀書有感").asks_little
+    ('秋夜將曉出籬門迎涼', True)
     """
     formula, verb, _ = _patterns()
     topic: list[str] = []  # characters and occasion words
@@ -305,6 +312,8 @@ def read_title(title: str) -> TitleParts:
             i += 1
     if not topic and not formulas and not persons and not dates:  # 終南山, 籌筆驛: the place alone is the matter
         return TitleParts(title)
+    if topic and title.endswith(FEELING_FORMULAS):  # X有感: X is the feeling's occasion, not its matter
+        return TitleParts("", tuple(formulas), tuple(persons), tuple(places), tuple(dates), "".join(topic))
     return TitleParts("".join(topic), tuple(formulas), tuple(persons), tuple(places), tuple(dates))
 
 
