@@ -61,4 +61,6 @@ def test_explanation_names_the_answering_passage():
 def test_explanation_of_a_retitled_jumble_says_the_word_stands_alone():
     jumble = next(j for j in CASES["jumbles"] if j["title"] == "寒燈")
     words = grade_poem(as_text(jumble["lines"]), title="寒燈").criteria["貼題"]["explanation"]
-    assert "只在字面上見於「寒燈獨可親」" in words, words
+    # claims14: its backing (0.18) is as weak as one 唐詩三百首 poem in ten shows, too common to claim 未及題意 (only
+    # below 0.04, the 2% point); the words point at where the title stands and no longer praise 切合
+    assert "見於「寒燈獨可親」" in words and "切合" not in words, words
