@@ -90,7 +90,7 @@ LU_YOU = "三萬里河東入海，五千仞嶽上摩天。遺民淚盡胡塵裏�
 
 def test_the_occasion_of_a_feeling_is_not_its_matter():
     """X有感: X is what moved the poet. Before, 陸游's poem was 下品 for 「離題」 (貼題 0.08): it never writes the
-    autumn dawn at the fence gate. The same poem under 秋夜, a title whose matter is the autumn night, is still off it."""
+    autumn dawn at the fence gate. Under 秋夜, a title whose matter is the autumn night, it is still off its title."""
     parts = read_title("秋夜將曉出籬門迎涼有感")
     assert (parts.topic, parts.occasion, parts.asks_little) == ("", "秋夜將曉出籬門迎涼", True)
     g = grade_poem(LU_YOU, title="秋夜將曉出籬門迎涼有感")
