@@ -108,3 +108,13 @@ def test_a_poem_that_answers_its_feelings_occasion_is_credited():
     assert g.criteria["貼題"]["score"] == grade_poem(body, title="旅夜").criteria["貼題"]["score"] >= 0.75
     assert "感興之由" not in g.criteria["貼題"]["explanation"]
     assert g.score > grade_poem(body, title="無題").score
+
+
+def test_a_feeling_set_down_asks_no_subject():
+    """陸游《書憤》 never writes 憤: the feeling is the poem's whole matter, which no word list can read. Before, 下品
+    for 「離題：…未見應題中「憤」之語」."""
+    body = ("早歲那知世事艱，中原北望氣如山。樓船夜雪瓜洲渡，鐵馬秋風大散關。"
+            "塞上長城空自許，鏡中衰鬢已先斑。出師一表真名世，千載誰堪伯仲間。")
+    g = grade_poem(body, title="書憤")
+    assert not any("離題" in r for r in g.reasons), g.reasons
+    assert (g.grade, g.score) == (grade_poem(body, title="無題").grade, grade_poem(body, title="無題").score)

@@ -94,7 +94,10 @@ TELLING_TITLE = 2.0
 #: Titles that ask nothing of the poem (the tradition's ways of saying "untitled"): never 離題.
 GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "偶成", "偶題", "偶作", "即事", "感遇", "古意",
                             "遣興", "詠懷", "有感", "書事", "自遣", "述懷", "口號", "漫興", "漫成", "失題", "寓興",
-                            "闕題", "缺題"})  # 闕題: the title was lost (劉昚虛's 道由白雲盡)
+                            "闕題", "缺題",  # 闕題: the title was lost (劉昚虛's 道由白雲盡)
+                            # the poet's own feeling set down (陸游《書憤》): what moved it is the poem's to choose
+                            "書憤", "書感", "書懷", "遣悶", "遣懷", "遣愁", "抒懷", "寫懷", "感懷", "感事", "有懷",
+                            "自歎", "自嘆"})
 
 
 def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
@@ -201,11 +204,17 @@ def _flat(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float]) -> 
 
 
 def _weakest(criteria: Mapping[str, Mapping[str, Any]]) -> str:
-    """The criterion furthest below Tang poems' usual scores, with what it found."""
+    """The criterion furthest below Tang poems' usual scores (its good band: three Tang poems in four), with what
+    it found; when every criterion is in its good band, that (a 平仄和暢 of 1.00 is no poem's weakest point).
+
+    >>> _weakest({"平仄和暢": {"score": 1.0, "explanation": "平仄、押韻皆合。"}, "貫理": {"score": 0.9}})
+    '各項皆在唐人詩常見之限，合計未達。'
+    """
     scored = [(n, c["score"]) for n, c in criteria.items() if n in COMBINED_CRITERIA and c.get("score") is not None]
-    if not scored:
-        return ""
-    name, score = min(scored, key=lambda x: x[1] - _band_limits(x[0])[1])
+    below = [(n, score) for n, score in scored if score < _band_limits(n)[1]]
+    if not below:
+        return "各項皆在唐人詩常見之限，合計未達。" if scored else ""
+    name, score = min(below, key=lambda x: x[1] - _band_limits(x[0])[1])
     return f"最弱是{name} {score:.2f}：{criteria[name].get('explanation', '')}"
 
 
