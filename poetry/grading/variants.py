@@ -109,13 +109,32 @@ def read_for_grading(parsed: ParsedPoem, title: str | None) -> GradedText:
         options = [_forms_at(a) for a in alts]
         lines.append(_choose(canonical(line), options) if any(len(o) > 1 for o in options) else canonical(line))
     shown_title = title
-    if title:  # the title through 简体 and back, whatever its script: 鬆 and 松 are one title
+    if title:
         hans = detect_script(title) == "hans"
-        converted = to_traditional(title if hans else to_simplified(title))
-        title = converted if len(converted) == len(title) else title
-        if hans or parsed.script == "hans":  # a 简体 title is shown in the 繁 the body is shown in
-            shown_title = title
-    return GradedText(tuple(lines), canonical(title) if title else title, shown, shown_title)
+        converted = to_traditional(title) if hans else title
+        if len(converted) == len(title):  # a 简体 title is shown in the 繁 the body is shown in
+            shown_title = converted if hans or parsed.script == "hans" else title
+            title = _read_title(title, converted, hans)
+    return GradedText(tuple(lines), title, shown, shown_title)
+
+
+def _read_title(written: str, converted: str, hans: bool) -> str:
+    """A title as the models read it, whatever its script: each char set, among the forms its 简体 stands for, to
+    the one the trigram LMs find likeliest there, as a line's are (鬆 and 松 are one title, and 简体 征人怨 is
+    征人怨, where a round trip through OpenCC wrote 徵人怨, a title Tang poets never wrote).
+
+    >>> _read_title("征人怨", "徵人怨", True), _read_title("徵人怨", "徵人怨", False)
+    ('征人怨', '征人怨')
+    >>> _read_title("長干行", "長干行", False)
+    '長干行'
+
+    """
+    simple = written if hans else to_simplified(written)
+    back = to_traditional(simple)  # OpenCC's pick first (the round trip's), then every form the 简体 stands for
+    if len(simple) != len(written) or len(back) != len(written):
+        return canonical(converted)
+    options = [_forms_at((t, w) + traditional_candidates(s, t)) for w, s, t in zip(written, simple, back)]
+    return _choose(canonical(back), options) if any(len(o) > 1 for o in options) else canonical(back)
 
 
 @cache
