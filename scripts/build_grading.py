@@ -10,7 +10,9 @@ Splits of the 57,607 poems of 全唐詩:
   * training: the rest, for the character trigram LM, the topic vectors, the word IDF, the 對仗 classes
     and 貼題's title-body pair weights.
 The LMs also learn the phrases of 全宋詞, the Song ci (``--songci``; chinese-poetry npm 2.0.1, MIT, beside
-tang_corpus.DEFAULT_SONG), for Song diction; never 全宋詩, on which the grading is measured.
+tang_corpus.DEFAULT_SONG), for Song diction; and the training split also holds one in three poems of 全宋詩's
+training authors (``--song-train``, tang_corpus.song_split: the held-out authors, on whom the grading is measured,
+never enter; ``--song-train none`` builds the 全唐詩 (and ci) models alone). The calibration split stays 全唐詩.
 
 Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends on string hash order
 (two builds write the same files).
@@ -254,6 +256,25 @@ def songci_lines(directory: str, every: int = 1) -> list[str]:
                if len(x) >= SONGCI_MIN_PHRASE]
     log(f"全宋詞 {directory}: {len(phrases)} phrases of {SONGCI_MIN_PHRASE}+ characters for the LMs")
     return phrases
+
+
+#: The share of the training authors' 全宋詩 poems (tang_corpus.song_split) the models learn: every third.
+SONG_TRAIN_EVERY = 3
+
+
+def song_training(corpus: Path, directory: str, every: int = SONG_TRAIN_EVERY) -> list[dict]:
+    """Every ``every``-th poem of 全宋詩's training authors (tang_corpus.song_split: held-out authors, unknown
+    authors and any poem sharing a line with a held-out, test or 唐詩三百首 poem never enter), cleaned like
+    全唐詩 (title in canonical forms too), for the LMs, topic vectors, title tables, word IDF and 對仗; never
+    the calibration split. [] for ``"none"``."""
+    if directory == "none":
+        return []
+    split = tang_corpus.song_split(_clean, Path(directory), corpus)
+    poems = [dict(p, title=canonical(p["title"])) for p in split.train[::every]]
+    log(f"全宋詩 {directory}: {len(split.named)} authors held out by name, {len(split.train)} training authors' "
+        f"poems ({split.excluded} sharing a line left out), one in {every}: {len(poems)} poems, "
+        f"{sum(len(x) for p in poems for x in p['lines'])} characters")
+    return poems
 
 
 def build_lm(lines: list[str], prune: int = 2, stock_threshold: int = 20) -> dict[str, np.ndarray]:
@@ -1058,6 +1079,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--songci", default=str(tang_corpus.DEFAULT_SONGCI),
                         help="全宋詞 (ci.song.*.json) whose phrases the LMs also learn; 'none': 全唐詩 alone")
     parser.add_argument("--songci-every", type=int, default=SONGCI_EVERY, help="every n-th ci of 全宋詞 only")
+    parser.add_argument("--song-train", default=str(tang_corpus.DEFAULT_SONG),
+                        help="全宋詩 (poet.song.*.json) whose training authors' poems the models also learn "
+                             "(tang_corpus.song_split); 'none': 全唐詩 (and the ci) alone")
+    parser.add_argument("--song-train-every", type=int, default=SONG_TRAIN_EVERY,
+                        help="every n-th training poem of 全宋詩 only")
     args = parser.parse_args(argv)
     logging.getLogger("jieba").setLevel(logging.WARNING)
     corpus = Path(args.corpus)
@@ -1077,8 +1103,11 @@ def main(argv: list[str] | None = None) -> int:
     anthology = load_anthology(corpus)
     held = heldout_matches(poems, anthology)
     train, calib = split_corpus(poems, held)
+    song = song_training(corpus, args.song_train, args.song_train_every)
+    train += range(len(poems), len(poems) + len(song))  # Song poems train only: calibration stays 全唐詩
+    poems += song
     log(f"corpus {len(poems)} poems: held out {len(held)} (唐詩三百首 {len(anthology)}), calibration {len(calib)},"
-        f" training {len(train)}")
+        f" training {len(train)} ({len(song)} of 全宋詩)")
     if args.stage in ("all", "lm"):
         lines = [line for i in train for line in poems[i]["lines"]] + songci_lines(args.songci, args.songci_every)
         np.savez_compressed(DATA / lm_module.LM_FILE, **build_lm(lines))
@@ -1088,8 +1117,9 @@ def main(argv: list[str] | None = None) -> int:
         np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, train, vectors))
         rows = build_word_idf(poems, train)
         with open(DATA / "grading_words.tsv", "w", encoding="utf-8") as fh:
-            fh.write("# jieba words (simplified) of the 全唐詩 training split with their IDF; made by "
-                     f"scripts/build_grading.py on {dt.date.today().isoformat()}; source chinese-poetry (MIT)\n")
+            fh.write("# jieba words (simplified) of the training split (全唐詩, 全宋詩's training authors) with "
+                     f"their IDF; made by scripts/build_grading.py on {dt.date.today().isoformat()}; source "
+                     "chinese-poetry (MIT)\n")
             for w, v in rows:
                 fh.write(f"{w}\t{v:.3f}\n")
     if args.stage in ("all", "model"):
@@ -1098,7 +1128,8 @@ def main(argv: list[str] | None = None) -> int:
         grading.reload_models()
         np.savez_compressed(DATA / "grading_title_pairs.npz", **fit_title_pairs(poems, train))
         model = build_model(poems, calib, train)
-        model["splits"] = {"heldout": len(held), "calibration": len(calib), "training": len(train)}
+        model["splits"] = {"heldout": len(held), "calibration": len(calib), "training": len(train),
+                           "song_training": len(song)}
         (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
         log("wrote data/grading_model.json")
     return 0

@@ -290,7 +290,7 @@ def pair_wins(pairs: list[tuple[dict, dict]], key: str) -> list[float]:
             for a, b in pairs if a[key] is not None and b[key] is not None]
 
 
-def song_anthology(song_dir: Path | None = None, per_poem: int = 5, seed: int = 14) -> None:
+def song_anthology(corpus: Path, song_dir: Path | None = None, per_poem: int = 5, seed: int = 14) -> None:
     """Famous Song poems against the same author's ordinary 全宋詩 poems of the same shape (scripts/song_anthology.py:
     千家詩's Song poems, and each author's most searched poems against his least searched); evaluation only:
     no model learned from Song verse. Prints, per definition of fame, the pooled within-author AUC of
@@ -299,7 +299,7 @@ def song_anthology(song_dir: Path | None = None, per_poem: int = 5, seed: int = 
     import json
 
     from song_anthology import load_song, pair_ordinary, qianjiashi_song, ranked_choice
-    from tang_corpus import DEFAULT_SONG
+    from tang_corpus import DEFAULT_SONG, song_split
 
     directory = Path(song_dir or DEFAULT_SONG)
     dist = directory.parent
@@ -312,7 +312,8 @@ def song_anthology(song_dir: Path | None = None, per_poem: int = 5, seed: int = 
     print(f"\n千家詩: {len(famous)} Song poems ({sum(p['found'] for p in famous)} found in 全宋詩 by their lines)")
     report_song_pairs("Song anthology, 千家詩 against the same author's 全宋詩",
                       pair_ordinary(famous, song, per_poem, seed))
-    top, bottom = ranked_choice(song, dist / "rank" / "poet", seed=seed)
+    split = song_split(build._clean, directory, corpus)  # fame by search among held-out authors only
+    top, bottom = ranked_choice([q for q in song if split.held_out(q["author"])], dist / "rank" / "poet", seed=seed)
     report_song_pairs("Song anthology, most searched against least searched (search hits)",
                       pair_ordinary(top, bottom, 3, seed))
 
@@ -416,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only == "song":
         real_against_broken(Path(args.corpus), args.limit, song=args.song)
     if args.only == "song_anthology":
-        song_anthology()
+        song_anthology(Path(args.corpus))
     return 0
 
 
@@ -428,7 +429,7 @@ def broken_copies(corpus: Path, song: int = 0, limit: int = 0) -> tuple[str, Ite
     if song:
         from tang_corpus import song_sample
 
-        anthology, held = song_sample(song, build._clean), set()
+        anthology, held = song_sample(song, build._clean, corpus=corpus), set()
         label = f"全宋詩 ({len(anthology)} regular-shape poems drawn with seed 20261201)"
     else:
         anthology = [p for p in build.load_anthology(corpus) if len(p["lines"]) >= 2]
