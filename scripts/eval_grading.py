@@ -293,9 +293,10 @@ def pair_wins(pairs: list[tuple[dict, dict]], key: str) -> list[float]:
 def song_anthology(corpus: Path, song_dir: Path | None = None, per_poem: int = 5, seed: int = 14) -> None:
     """Famous Song poems against the same author's ordinary 全宋詩 poems of the same shape (scripts/song_anthology.py:
     千家詩's Song poems, and each author's most searched poems against his least searched); evaluation only:
-    no model learned from Song verse. Prints, per definition of fame, the pooled within-author AUC of
-    Grade.score, the base score, 格調 and each criterion, the mean famous − ordinary difference, the win rate of
-    each author with ten pairs or more, and the five famous poems that lose most."""
+    no model learned from these authors (tang_corpus.song_split holds them out). Prints, per definition of fame,
+    the pooled within-author AUC of Grade.score, the base score, 格調 and each criterion, the mean famous −
+    ordinary difference, the win rate of each author with ten pairs or more, and the five famous poems that lose
+    most."""
     import json
 
     from song_anthology import load_song, pair_ordinary, qianjiashi_song, ranked_choice
@@ -452,8 +453,8 @@ def broken_copies(corpus: Path, song: int = 0, limit: int = 0) -> tuple[str, Ite
 def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False, song: int = 0) -> None:
     """唐詩三百首 against its shuffled, corrupted, off-topic and interleaved copies (see the module docstring);
     ``declare``: the 古詩・樂府 and their copies are graded as declared 古體. ``song``: instead, that many
-    regular-shape poems of 全宋詩 (tang_corpus.song_sample; no model learned from Song verse), each copy made
-    from the other Song poems, grouped by shape."""
+    regular-shape poems of 全宋詩 (tang_corpus.song_sample; held-out authors only: no model learned from them), each
+    copy made from the other Song poems, grouped by shape."""
     label, with_copies = broken_copies(corpus, song, limit)
     kinds = ("real", "shuffled", "corrupted", "off_topic", "interleaved")
     scores: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
