@@ -10,7 +10,10 @@ Splits of the 57,607 poems of 全唐詩:
   * training: the rest, for the character trigram LM, the topic vectors, the word IDF, the 對仗 classes
     and 貼題's title-body pair weights.
 The LMs also learn the phrases of 全宋詞, the Song ci (``--songci``; chinese-poetry npm 2.0.1, MIT, beside
-tang_corpus.DEFAULT_SONG), for Song diction; never 全宋詩, on which the grading is measured.
+tang_corpus.DEFAULT_SONG), for Song diction. ``--song-train DIR`` (an experiment, not the shipped models: it made
+the honest measures worse, docs/BENCHMARKS.md songtrain14) adds one in ``--song-train-every`` poems of 全宋詩's
+training authors to the training split (tang_corpus.song_split: the held-out authors, on whom the grading is
+measured, never enter); the calibration split stays 全唐詩.
 
 Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends on string hash order
 (two builds write the same files).
@@ -256,7 +259,44 @@ def songci_lines(directory: str, every: int = 1) -> list[str]:
     return phrases
 
 
-def build_lm(lines: list[str], prune: int = 2, stock_threshold: int = 20) -> dict[str, np.ndarray]:
+#: The share of the training authors' 全宋詩 poems (tang_corpus.song_split) the models learn with ``--song-train``:
+#: every third (songtrain14 measured every third and every sixth; neither is shipped).
+SONG_TRAIN_EVERY = 3
+
+
+def song_training(corpus: Path, directory: str, every: int = SONG_TRAIN_EVERY) -> list[dict]:
+    """Every ``every``-th poem of 全宋詩's training authors (tang_corpus.song_split: held-out authors, unknown
+    authors and any poem sharing a line with a held-out, test or 唐詩三百首 poem never enter), cleaned like
+    全唐詩 (title in canonical forms too), for the LMs, topic vectors, title tables, word IDF and 對仗; never
+    the calibration split. [] for ``"none"``."""
+    if directory == "none":
+        return []
+    split = tang_corpus.song_split(_clean, Path(directory), corpus)
+    poems = [dict(p, title=canonical(p["title"])) for p in split.train[::every]]
+    log(f"全宋詩 {directory}: {len(split.named)} authors held out by name, {len(split.train)} training authors' "
+        f"poems ({split.excluded} sharing a line left out), one in {every}: {len(poems)} poems, "
+        f"{sum(len(x) for p in poems for x in p['lines'])} characters")
+    return poems
+
+
+#: A stock phrase (語句清新's 套語): a trigram 全唐詩 (and the ci) repeat this many times.
+STOCK_THRESHOLD = 20
+
+
+def stock_threshold(lines: list[str], song_lines: list[str]) -> int:
+    """STOCK_THRESHOLD scaled by the share of the LMs' characters that 全宋詩 adds, so that a stock phrase is as
+    frequent as before: the absolute count over 1.7 times the text made 李白's 「飛流直下三千尺」 and 「低頭思故鄉」
+    stock (docs/BENCHMARKS.md, songtrain14).
+
+    >>> stock_threshold(["甲乙丙", "丁戊己"], ["甲乙丙"])
+    40
+    """
+    total = sum(map(len, lines))
+    added = sum(map(len, song_lines))
+    return round(STOCK_THRESHOLD * total / max(total - added, 1))
+
+
+def build_lm(lines: list[str], prune: int = 2, stock_threshold: int = STOCK_THRESHOLD) -> dict[str, np.ndarray]:
     chars = Counter(ch for line in lines for ch in line)
     vocab = lm_module.BOS + lm_module.EOS + lm_module.UNK + "".join(ch for ch, _ in chars.most_common())
     index = {ch: i for i, ch in enumerate(vocab)}
@@ -311,7 +351,8 @@ def build_lm(lines: list[str], prune: int = 2, stock_threshold: int = 20) -> dic
     pc = np.searchsorted(keys2_ctx, k2)
     has_ctx = (pc < len(keys2_ctx)) & (keys2_ctx[np.minimum(pc, len(keys2_ctx) - 1)] == k2)
     g2[has_ctx] = g2_ctx[pc[has_ctx]]
-    log(f"LM: V={V} trigrams {len(keys3)} kept {int(keep3.sum())}, bigram table {len(k2)}, D3={D3:.3f} D2={D2:.3f}")
+    log(f"LM: V={V} trigrams {len(keys3)} kept {int(keep3.sum())}, bigram table {len(k2)}, D3={D3:.3f} D2={D2:.3f},"
+        f" stock phrases from {stock_threshold} uses")
     return {
         "vocab": np.array(vocab),
         "p1": p1.astype(np.float32),
@@ -330,7 +371,8 @@ def build_lm(lines: list[str], prune: int = 2, stock_threshold: int = 20) -> dic
 
 
 def build_vectors(poems: list[dict], train: list[int], dims: int = 96, pair_dims: int = 40,
-                  classes: int = 60) -> dict[str, np.ndarray]:
+                  classes: int = 60, titled: list[int] | None = None) -> dict[str, np.ndarray]:
+    """Topic vectors, 對仗 classes (from ``train``) and 貼題's title-body PMI (from ``titled``, default ``train``)."""
     from scipy import sparse
     from sklearn.cluster import KMeans
     from sklearn.decomposition import TruncatedSVD
@@ -392,7 +434,7 @@ def build_vectors(poems: list[dict], train: list[int], dims: int = 96, pair_dims
     pclass[seen] = km.labels_
     pvec[~seen] = 0
     log(f"對仗 classes: {n_couplets} couplets, {int(seen.sum())} chars in {classes} classes")
-    title_chars, tb_title, tb_body, tb_pmi = build_title_body(poems, train, index)
+    title_chars, tb_title, tb_body, tb_pmi = build_title_body(poems, train if titled is None else titled, index)
     return {
         "title_chars": np.array(title_chars),
         "tb_title": tb_title,
@@ -1058,6 +1100,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--songci", default=str(tang_corpus.DEFAULT_SONGCI),
                         help="全宋詞 (ci.song.*.json) whose phrases the LMs also learn; 'none': 全唐詩 alone")
     parser.add_argument("--songci-every", type=int, default=SONGCI_EVERY, help="every n-th ci of 全宋詞 only")
+    parser.add_argument("--song-train", default="none",
+                        help="全宋詩 (poet.song.*.json, e.g. tang_corpus.DEFAULT_SONG) whose training authors' poems "
+                             "the models also learn (tang_corpus.song_split); 'none' (the shipped models, "
+                             "docs/BENCHMARKS.md songtrain14): 全唐詩 (and the ci) alone")
+    parser.add_argument("--song-train-every", type=int, default=SONG_TRAIN_EVERY,
+                        help="every n-th training poem of 全宋詩 only")
+    parser.add_argument("--song-titles", action="store_true",
+                        help="貼題's title tables learn the 全宋詩 training poems' titles too (default: 全唐詩's only)")
     args = parser.parse_args(argv)
     logging.getLogger("jieba").setLevel(logging.WARNING)
     corpus = Path(args.corpus)
@@ -1077,28 +1127,38 @@ def main(argv: list[str] | None = None) -> int:
     anthology = load_anthology(corpus)
     held = heldout_matches(poems, anthology)
     train, calib = split_corpus(poems, held)
+    song = song_training(corpus, args.song_train, args.song_train_every)
+    train += range(len(poems), len(poems) + len(song))  # Song poems train only: calibration stays 全唐詩
+    # 貼題's title tables learn 全唐詩's titles alone unless --song-titles: with Song titles (次韻, names, long
+    # prefaces) six title tests failed (docs/BENCHMARKS.md, songtrain14)
+    titled = train if args.song_titles else train[:len(train) - len(song)]
+    poems += song
     log(f"corpus {len(poems)} poems: held out {len(held)} (唐詩三百首 {len(anthology)}), calibration {len(calib)},"
-        f" training {len(train)}")
+        f" training {len(train)} ({len(song)} of 全宋詩)")
     if args.stage in ("all", "lm"):
         lines = [line for i in train for line in poems[i]["lines"]] + songci_lines(args.songci, args.songci_every)
-        np.savez_compressed(DATA / lm_module.LM_FILE, **build_lm(lines))
-        np.savez_compressed(DATA / lm_module.LM_REVERSED_FILE, **build_lm([x[::-1] for x in lines]))
-        vectors = build_vectors(poems, train)
+        threshold = stock_threshold(lines, [x for p in song for x in p["lines"]])
+        np.savez_compressed(DATA / lm_module.LM_FILE, **build_lm(lines, stock_threshold=threshold))
+        np.savez_compressed(DATA / lm_module.LM_REVERSED_FILE,
+                            **build_lm([x[::-1] for x in lines], stock_threshold=threshold))
+        vectors = build_vectors(poems, train, titled=titled)
         np.savez_compressed(DATA / "grading_vectors.npz", **vectors)
-        np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, train, vectors))
+        np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, titled, vectors))
         rows = build_word_idf(poems, train)
         with open(DATA / "grading_words.tsv", "w", encoding="utf-8") as fh:
-            fh.write("# jieba words (simplified) of the 全唐詩 training split with their IDF; made by "
-                     f"scripts/build_grading.py on {dt.date.today().isoformat()}; source chinese-poetry (MIT)\n")
+            fh.write("# jieba words (simplified) of the training split (全唐詩, 全宋詩's training authors) with "
+                     f"their IDF; made by scripts/build_grading.py on {dt.date.today().isoformat()}; source "
+                     "chinese-poetry (MIT)\n")
             for w, v in rows:
                 fh.write(f"{w}\t{v:.3f}\n")
     if args.stage in ("all", "model"):
         from poetry import grading
 
         grading.reload_models()
-        np.savez_compressed(DATA / "grading_title_pairs.npz", **fit_title_pairs(poems, train))
+        np.savez_compressed(DATA / "grading_title_pairs.npz", **fit_title_pairs(poems, titled))
         model = build_model(poems, calib, train)
-        model["splits"] = {"heldout": len(held), "calibration": len(calib), "training": len(train)}
+        model["splits"] = {"heldout": len(held), "calibration": len(calib), "training": len(train),
+                           "song_training": len(song)}
         (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
         log("wrote data/grading_model.json")
     return 0

@@ -290,16 +290,17 @@ def pair_wins(pairs: list[tuple[dict, dict]], key: str) -> list[float]:
             for a, b in pairs if a[key] is not None and b[key] is not None]
 
 
-def song_anthology(song_dir: Path | None = None, per_poem: int = 5, seed: int = 14) -> None:
+def song_anthology(corpus: Path, song_dir: Path | None = None, per_poem: int = 5, seed: int = 14) -> None:
     """Famous Song poems against the same author's ordinary 全宋詩 poems of the same shape (scripts/song_anthology.py:
     千家詩's Song poems, and each author's most searched poems against his least searched); evaluation only:
-    no model learned from Song verse. Prints, per definition of fame, the pooled within-author AUC of
-    Grade.score, the base score, 格調 and each criterion, the mean famous − ordinary difference, the win rate of
-    each author with ten pairs or more, and the five famous poems that lose most."""
+    no model learned from these authors (tang_corpus.song_split holds them out). Prints, per definition of fame,
+    the pooled within-author AUC of Grade.score, the base score, 格調 and each criterion, the mean famous −
+    ordinary difference, the win rate of each author with ten pairs or more, and the five famous poems that lose
+    most."""
     import json
 
     from song_anthology import load_song, pair_ordinary, qianjiashi_song, ranked_choice
-    from tang_corpus import DEFAULT_SONG
+    from tang_corpus import DEFAULT_SONG, song_split
 
     directory = Path(song_dir or DEFAULT_SONG)
     dist = directory.parent
@@ -312,7 +313,8 @@ def song_anthology(song_dir: Path | None = None, per_poem: int = 5, seed: int = 
     print(f"\n千家詩: {len(famous)} Song poems ({sum(p['found'] for p in famous)} found in 全宋詩 by their lines)")
     report_song_pairs("Song anthology, 千家詩 against the same author's 全宋詩",
                       pair_ordinary(famous, song, per_poem, seed))
-    top, bottom = ranked_choice(song, dist / "rank" / "poet", seed=seed)
+    split = song_split(build._clean, directory, corpus)  # fame by search among held-out authors only
+    top, bottom = ranked_choice([q for q in song if split.held_out(q["author"])], dist / "rank" / "poet", seed=seed)
     report_song_pairs("Song anthology, most searched against least searched (search hits)",
                       pair_ordinary(top, bottom, 3, seed))
 
@@ -416,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only == "song":
         real_against_broken(Path(args.corpus), args.limit, song=args.song)
     if args.only == "song_anthology":
-        song_anthology()
+        song_anthology(Path(args.corpus))
     return 0
 
 
@@ -428,7 +430,7 @@ def broken_copies(corpus: Path, song: int = 0, limit: int = 0) -> tuple[str, Ite
     if song:
         from tang_corpus import song_sample
 
-        anthology, held = song_sample(song, build._clean), set()
+        anthology, held = song_sample(song, build._clean, corpus=corpus), set()
         label = f"全宋詩 ({len(anthology)} regular-shape poems drawn with seed 20261201)"
     else:
         anthology = [p for p in build.load_anthology(corpus) if len(p["lines"]) >= 2]
@@ -451,8 +453,8 @@ def broken_copies(corpus: Path, song: int = 0, limit: int = 0) -> tuple[str, Ite
 def real_against_broken(corpus: Path, limit: int = 0, declare: bool = False, song: int = 0) -> None:
     """唐詩三百首 against its shuffled, corrupted, off-topic and interleaved copies (see the module docstring);
     ``declare``: the 古詩・樂府 and their copies are graded as declared 古體. ``song``: instead, that many
-    regular-shape poems of 全宋詩 (tang_corpus.song_sample; no model learned from Song verse), each copy made
-    from the other Song poems, grouped by shape."""
+    regular-shape poems of 全宋詩 (tang_corpus.song_sample; held-out authors only: no model learned from them), each
+    copy made from the other Song poems, grouped by shape."""
     label, with_copies = broken_copies(corpus, song, limit)
     kinds = ("real", "shuffled", "corrupted", "off_topic", "interleaved")
     scores: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}

@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.song:
         from tang_corpus import song_sample
 
-        song = [feats(p["lines"]) for p in song_sample(args.song, build._clean)]
+        song = [feats(p["lines"]) for p in song_sample(args.song, build._clean, corpus=Path(args.corpus))]
     print("\n| measure | real vs lm | real vs swap | fine vs skilled | fine vs flat | Song vs Tang | 三百首 vs Tang "
           "| 三百首 vs same author | celebrated: highest / third pct |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")

@@ -7,9 +7,12 @@ only opens the files and walks them.
 
 from __future__ import annotations
 
+import functools
 import gzip
+import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 #: The corpus folder beside the project checkout.
@@ -91,13 +94,17 @@ def song_poems(directory: Path = DEFAULT_SONG) -> Iterator[dict]:
 
 
 def song_sample(n: int, clean: Callable[[list[str]], list], seed: int = 20261201,
-                directory: Path = DEFAULT_SONG) -> list[dict]:
-    """``n`` Song poems of a regular shape (SHAPES), drawn with ``seed``, one of each text: {"id", "title",
-    "author", "type" (the shape), "lines": clean(paragraphs)}."""
+                directory: Path = DEFAULT_SONG, corpus: Path = DEFAULT_CORPUS) -> list[dict]:
+    """``n`` Song poems of a regular shape (SHAPES) by held-out authors (``song_split``: no model learned from
+    them), drawn with ``seed``, one of each text: {"id", "title", "author", "type" (the shape), "lines":
+    clean(paragraphs)}."""
     import random
 
+    split = song_split(clean, Path(directory), Path(corpus))
     seen, pool = set(), []
     for rec in song_poems(directory):
+        if not split.held_out(rec["author"]):
+            continue
         lines = clean(rec["paragraphs"])
         shape = SHAPES.get((len(lines), len(lines[0]) if lines else 0))
         raw = "".join(rec["paragraphs"])  # one of each text as stored: the draw does not move with the cleaning
@@ -106,6 +113,111 @@ def song_sample(n: int, clean: Callable[[list[str]], list], seed: int = 20261201
             pool.append({"id": rec["id"], "title": rec["title"], "author": rec["author"], "type": shape,
                          "lines": lines})
     return random.Random(seed).sample(pool, min(n, len(pool)))
+
+
+# --- 全宋詩 split by author: training authors and held-out authors ---------------------------------------
+
+#: Every third author of 全宋詩 (by a stable hash of the name) is held out besides the named ones.
+SONG_HELD_SHARE = 3
+#: Authors that cannot be told apart: their poems are held out, never trained on.
+UNKNOWN_AUTHORS = frozenset({"", "無名氏", "不詳", "佚名", "失名"})
+#: The project's own test poems (graded sets, celebrated lines, prosody and 貼題 cases): their authors and lines
+#: stay out of training.
+TEST_DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+
+
+@dataclass(frozen=True)
+class SongSplit:
+    """全宋詩 split by author (``song_split``): ``named`` (canonical names of the authors held out by name: 千家詩's
+    Song poets and the test sets' poets) and ``train``, the training authors' poems the models may learn from
+    ({"id", "title", "author", "lines"}, none sharing a line with a held-out poem, a test poem or 唐詩三百首)."""
+
+    named: frozenset[str]
+    train: tuple[dict, ...]
+    excluded: int  # training authors' poems left out because they share a line
+
+    def held_out(self, author: str) -> bool:
+        """Whether ``author``'s poems are evaluation only: unknown, named, or one of every SONG_HELD_SHARE by the
+        hash of the name (stable across runs and machines, unlike ``hash``)."""
+        from poetry.grading.variants import canonical
+
+        name = canonical((author or "").strip())
+        return name in UNKNOWN_AUTHORS or name in self.named or author_bucket(name) == 0
+
+
+def author_bucket(name: str) -> int:
+    """The name's blake2b hash modulo SONG_HELD_SHARE: bucket 0 is held out.
+
+    >>> author_bucket("蘇軾") in range(SONG_HELD_SHARE)
+    True
+    """
+    digest = hashlib.blake2b(name.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % SONG_HELD_SHARE
+
+
+def known_test_poems(clean: Callable[[list[str]], list]) -> tuple[set[str], list[list[str]]]:
+    """(the canonical names of the authors, the cleaned lines of every poem) in tests/data/*.json: an "author"
+    field, or a fine poem's "note" (whose first word names its poet: 蘇軾, 杜牧 (attrib.; …))."""
+    import re
+
+    from poetry.grading.variants import canonical
+
+    authors, texts = set(), []
+    for f in sorted(TEST_DATA.glob("*.json")):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        records = data if isinstance(data, list) else [x for v in data.values() if isinstance(v, list) for x in v]
+        for rec in (r for r in records if isinstance(r, dict)):
+            if rec.get("author"):
+                authors.add(canonical(rec["author"]))
+            if rec.get("kind") == "fine" and rec.get("note"):
+                authors.add(canonical(re.match(r"[^\s(（:：;,]*", rec["note"]).group()))
+            if isinstance(rec.get("text"), str):
+                texts.append(clean([rec["text"]]))
+    return authors - {""}, texts
+
+
+def sharing_a_line(poems: list[list[str]], others: Iterable[list[str]], shortest: int = 4) -> set[int]:
+    """Indices of ``poems`` that share a line of ``shortest`` characters or more with any of ``others``: a
+    near-copy of a held-out poem in training would leak (the idea of build_grading.heldout_matches, taken
+    generously).
+
+    >>> sorted(sharing_a_line([["白日依山盡", "黃河入海流"], ["春眠不覺曉"]], [["欲窮千里目", "黃河入海流"]]))
+    [0]
+    """
+    lines = {x for o in others for x in o if len(x) >= shortest}
+    return {i for i, p in enumerate(poems) if any(x in lines for x in p)}
+
+
+@functools.cache
+def song_split(clean: Callable[[list[str]], list], directory: Path = DEFAULT_SONG,
+               corpus: Path = DEFAULT_CORPUS) -> SongSplit:
+    """全宋詩 split by author, the one rule every script asks. Held out (evaluation only): every author of a Song
+    poem of 千家詩 (song_anthology.qianjiashi_song: the Song anthology measure sets them against their own other
+    poems), every author named in tests/data, unknown authors, and one of every SONG_HELD_SHARE of the rest
+    (``author_bucket``). The training authors' poems, minus those sharing a line (``sharing_a_line``) with a
+    held-out poem, a test poem or 唐詩三百首, are ``train``."""
+    import sys
+
+    from poetry.grading.variants import canonical
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # song_anthology imports tang_corpus as a script does
+    from song_anthology import load_song, qianjiashi_song
+
+    directory = Path(directory)
+    song = load_song(directory, clean)
+    names = {a["name"] for a in json.loads((directory / "authors.song.json").read_text(encoding="utf-8"))}
+    book = directory.parent / "mengxue" / "qianjiashi.json"
+    famous = qianjiashi_song(book, song, names, clean) if book.exists() else []
+    test_authors, test_texts = known_test_poems(clean)
+    named = frozenset({canonical(p["author"]) for p in famous} | test_authors)
+    split = SongSplit(named, (), 0)
+    held = [p["lines"] for p in song if split.held_out(p["author"])]
+    train = [p for p in song if p["lines"] and not split.held_out(p["author"])]
+    anthology = [clean(rec["paragraphs"]) for _, rec in anthology_poems(corpus)]
+    leaks = sharing_a_line([p["lines"] for p in train], [*held, *test_texts, *anthology, *(p["lines"] for p in famous)])
+    kept = tuple({"id": f"song:{p['file']}:{p['index']}", "title": p["title"], "author": p["author"],
+                  "lines": p["lines"]} for i, p in enumerate(train) if i not in leaks)
+    return SongSplit(named, kept, len(leaks))
 
 
 # --- 全宋詞, Song ci: diction of the Song era for the grading's language models --------------------------------
