@@ -182,8 +182,9 @@ def strip_notes(text: str) -> str:
     return text
 
 
-#: Notes in any bracket a poet or an edition uses, for split_lines.
-_ANY_NOTE_RE = re.compile(r"（[^）]*）|\([^)]*\)|〔[^〕]*〕|【[^】]*】")
+#: Notes in any bracket a poet or an edition uses, for split_lines; an edition may open a note in one width and
+#: close it in the other, across lines (李益's 「(回樂 / 一作：回樂 / ）」).
+_ANY_NOTE_RE = re.compile(r"（[^）]*）|\([^)]*\)|[（(][^（）()]*[）)]|〔[^〕]*〕|【[^】]*】")
 #: What separates lines for split_lines: punctuation of either width, quotes, dashes, whitespace.
 _BREAK_RE = re.compile(r"[，。？！；、：,.?!;:\s「」『』《》“”\"'‘’—…·・]+")
 

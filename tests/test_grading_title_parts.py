@@ -118,3 +118,14 @@ def test_a_feeling_set_down_asks_no_subject():
     g = grade_poem(body, title="書憤")
     assert not any("離題" in r for r in g.reasons), g.reasons
     assert (g.grade, g.score) == (grade_poem(body, title="無題").grade, grade_poem(body, title="無題").score)
+
+
+def test_a_rank_ending_the_title_is_part_of_the_name():
+    """白居易《問劉十九》: the trailing 九 was taken for numbering (like 「帝京篇十首 一」's 一), leaving 問劉十, which
+    no reading knew, and the poem was told 「詩中未見應題「問劉十」之語，似離題」."""
+    from poetry.grading import clean_title
+
+    assert clean_title("問劉十九") == "問劉十九" and clean_title("雜詩三首 二") == "雜詩"
+    assert read_title("問劉十九").addressee == ("劉十九",)
+    g = grade_poem("綠蟻新醅酒，紅泥小火爐。晚來天欲雪，能飲一杯無。", title="問劉十九")
+    assert not any("離題" in r for r in g.reasons) and "劉十九" in g.criteria["貼題"]["explanation"]

@@ -6,6 +6,7 @@ from poetry.errors import MalformedPoemError
 from poetry.text import (
     detect_script,
     parse_poem,
+    split_lines,
     strip_notes,
     to_simplified,
     to_traditional,
@@ -132,3 +133,10 @@ def test_chars_of_both_scripts_stay_as_typed():
 )
 def test_stray_characters_are_dropped(text):
     assert parse_poem(text).lines == ("床前明月光", "疑是地上霜")
+
+
+def test_a_note_opened_in_one_width_and_closed_in_the_other_is_dropped():
+    """唐詩三百首 prints 李益's note as 「(回樂」「一作：回樂」「）」 over three paragraphs: it was read as three more
+    lines (回樂 / 一作 / 回樂), and the poem was told 「似兩首詩隔句相間」."""
+    text = "回樂烽前沙似雪，受降城外月如霜。(回樂\n一作：回樂\n）\n不知何處吹蘆管，一夜徵人盡望鄉。"
+    assert split_lines(text) == ["回樂烽前沙似雪", "受降城外月如霜", "不知何處吹蘆管", "一夜徵人盡望鄉"]

@@ -93,15 +93,15 @@ def _sparse_cos(a: dict[str, float], b: dict[str, float]) -> float:
 # --- the title ------------------------------------------------------------------------------------
 
 #: A title's numbering: 「其二」, 「十首」, a numeral ending a word (「帝京篇十首 一」).
-_TITLE_NOISE = re.compile(r"其[一二三四五六七八九十]+|[一二三四五六七八九十百]+首|[一二三四五六七八九十]$")
+_TITLE_NOISE = re.compile(r"其[一二三四五六七八九十]+|[一二三四五六七八九十百]+首|^[一二三四五六七八九十]+$")
 
 
 @lru_cache(maxsize=1024)  # a poem's title is cleaned by each feature that reads it
 def clean_title(title: str | None) -> str:
     """Han characters of a title without its numbering (「十首」「其二」).
 
-    >>> clean_title("帝京篇十首 一")
-    '帝京篇'
+    >>> clean_title("帝京篇十首 一"), clean_title("問劉十九")
+    ('帝京篇', '問劉十九')
     """
     if not title:
         return ""
