@@ -97,7 +97,9 @@ GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "�
                             "闕題", "缺題",  # 闕題: the title was lost (劉昚虛's 道由白雲盡)
                             # the poet's own feeling set down (陸游《書憤》): what moved it is the poem's to choose
                             "書憤", "書感", "書懷", "遣悶", "遣懷", "遣愁", "抒懷", "寫懷", "感懷", "感事", "有懷",
-                            "自歎", "自嘆"})
+                            "自歎", "自嘆",
+                            # a poem called a poem, and the Chan verse on old cases: no subject a word list can read
+                            "詩", "頌古", "偈頌", "偈"})
 
 
 def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
