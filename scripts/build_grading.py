@@ -1146,9 +1146,9 @@ def main(argv: list[str] | None = None) -> int:
         np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, titled, vectors))
         rows = build_word_idf(poems, train)
         with open(DATA / "grading_words.tsv", "w", encoding="utf-8") as fh:
-            fh.write("# jieba words (simplified) of the training split (全唐詩, 全宋詩's training authors) with "
-                     f"their IDF; made by scripts/build_grading.py on {dt.date.today().isoformat()}; source "
-                     "chinese-poetry (MIT)\n")
+            split = "training split (全唐詩, 全宋詩's training authors)" if song else "全唐詩 training split"
+            fh.write(f"# jieba words (simplified) of the {split} with their IDF; made by scripts/build_grading.py on "
+                     f"{dt.date.today().isoformat()}; source chinese-poetry (MIT)\n")
             for w, v in rows:
                 fh.write(f"{w}\t{v:.3f}\n")
     if args.stage in ("all", "model"):
