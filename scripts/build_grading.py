@@ -262,6 +262,9 @@ def songci_lines(directory: str, every: int = 1) -> list[str]:
 #: The share of the training authors' 全宋詩 poems (tang_corpus.song_split) the models learn with ``--song-train``:
 #: every third (songtrain14 measured every third and every sixth; neither is shipped).
 SONG_TRAIN_EVERY = 3
+#: The share of the training authors' 全宋詩 poems whose titles and bodies 貼題's title tables learn with
+#: ``--song-titles`` (songtitles14).
+SONG_TITLES_EVERY = 3
 
 
 def song_training(corpus: Path, directory: str, every: int = SONG_TRAIN_EVERY) -> list[dict]:
@@ -496,14 +499,17 @@ def build_title_body(poems: list[dict], train: list[int], index: dict[str, int],
 
 
 def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np.ndarray], min_df: int = 8,
-                      top: int = 200) -> dict[str, np.ndarray]:
+                      top: int = 200, parse: list[int] | None = None) -> dict[str, np.ndarray]:
     """貼題 by meaning: which body characters each title unit calls for, a unit being a title character or
     a two-character word of the clean title (送別 → 君 歸 離; 重陽 → 菊 茱 萸; 七夕 → 牛 女 橋).
 
     Positive PMI of (unit, body character) over the training poems, each poem counted once (units in
     fewer than ``min_df`` titles and pairs in fewer than three poems dropped; the ``top`` strongest body
     characters of each unit kept, rows in CSR form); each unit's information (the mean of its 20 strongest
-    PMIs) and its expansion (the unit topic vector of its body characters weighted by PMI).
+    PMIs) and its expansion (the unit topic vector of its body characters weighted by PMI). ``parse_words``: the
+    two-character units of the titles of ``parse`` (default ``train``; the build passes 全唐詩's alone) seen in
+    ``min_df`` titles, the words read_title knows (title_parts), so that Song titles (次韻, names) added to the
+    tables leave the parse as learned from Tang titles.
     """
     from scipy import sparse
 
@@ -511,7 +517,8 @@ def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np
 
     chars = str(vectors["chars"])
     index = {ch: i for i, ch in enumerate(chars)}
-    docs, freq = [], Counter()
+    parsed = set(train if parse is None else parse)
+    docs, freq, parse_freq = [], Counter(), Counter()
     for i in train:
         t = clean_title(poems[i]["title"])
         units = set(t) | {t[k:k + 2] for k in range(len(t) - 1)}
@@ -519,6 +526,8 @@ def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np
         if units and body:
             docs.append((units, sorted(body)))
             freq.update(units)
+            if i in parsed:
+                parse_freq.update(u for u in units if len(u) == 2)
     units = sorted((u for u, n in freq.items() if n >= min_df), key=lambda u: (-freq[u], u))
     uindex = {u: i for i, u in enumerate(units)}
     rows, cols = [], []
@@ -547,9 +556,12 @@ def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np
     P = sparse.csr_matrix((v.astype(np.float32), c, indptr), shape=(len(units), len(chars)))
     expansion = np.asarray(P @ topic)
     expansion /= np.linalg.norm(expansion, axis=1, keepdims=True) + 1e-9
-    log(f"貼題 title units: {len(units)} ({sum(len(u) == 2 for u in units)} words), {len(r)} pairs")
+    words = sorted(u for u, n in parse_freq.items() if n >= min_df)
+    log(f"貼題 title units: {len(units)} ({sum(len(u) == 2 for u in units)} words), {len(r)} pairs; "
+        f"{len(words)} words for read_title")
     return {"units": np.array("\n".join(units)), "indptr": indptr, "body": c.astype(np.uint16), "pmi": v,
-            "info": info, "expansion": expansion.astype(np.float16)}
+            "info": info, "expansion": expansion.astype(np.float16), "parse_words": np.array("\n".join(words))}
+
 
 
 def build_word_idf(poems: list[dict], train: list[int], min_df: int = 3) -> list[tuple[str, float]]:
@@ -1093,10 +1105,30 @@ def _combiner_criteria(half_b: list[dict], deg: Degrader):
     return comb, measured
 
 
+def build_titles(poems: list[dict], titled: list[int], tang: list[int]) -> None:
+    """Rebuild 貼題's title tables alone from ``titled`` (read_title's words from ``tang``): the title-body PMI of
+    grading_vectors.npz (its other arrays kept byte for byte), grading_title_words.npz (the topic vectors as
+    shipped), grading_title_pairs.npz; the LMs, vectors, IDF and grading_model.json stay as they are."""
+    from poetry import grading
+
+    with np.load(DATA / "grading_vectors.npz") as z:
+        vectors = {k: z[k] for k in z.files}
+    index = {ch: i for i, ch in enumerate(str(vectors["chars"]))}
+    title_chars, tb_title, tb_body, tb_pmi = build_title_body(poems, titled, index)
+    vectors.update(title_chars=np.array(title_chars), tb_title=tb_title, tb_body=tb_body, tb_pmi=tb_pmi)
+    np.savez_compressed(DATA / "grading_vectors.npz", **vectors)
+    np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, titled, vectors, parse=tang))
+    grading.reload_models()
+    np.savez_compressed(DATA / "grading_title_pairs.npz", **fit_title_pairs(poems, titled))
+    log("wrote the title tables (grading_vectors.npz's title-body PMI, grading_title_words.npz, "
+        "grading_title_pairs.npz)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
-    parser.add_argument("--stage", choices=["all", "forms", "lm", "model"], default="all")
+    parser.add_argument("--stage", choices=["all", "forms", "lm", "model", "titles"], default="all",
+                        help="titles: 貼題's title tables alone, every other model file kept as it is")
     parser.add_argument("--songci", default=str(tang_corpus.DEFAULT_SONGCI),
                         help="全宋詞 (ci.song.*.json) whose phrases the LMs also learn; 'none': 全唐詩 alone")
     parser.add_argument("--songci-every", type=int, default=SONGCI_EVERY, help="every n-th ci of 全宋詞 only")
@@ -1106,8 +1138,12 @@ def main(argv: list[str] | None = None) -> int:
                              "docs/BENCHMARKS.md songtrain14): 全唐詩 (and the ci) alone")
     parser.add_argument("--song-train-every", type=int, default=SONG_TRAIN_EVERY,
                         help="every n-th training poem of 全宋詩 only")
-    parser.add_argument("--song-titles", action="store_true",
-                        help="貼題's title tables learn the 全宋詩 training poems' titles too (default: 全唐詩's only)")
+    parser.add_argument("--song-titles", default="none",
+                        help="全宋詩 (poet.song.*.json) whose training authors' titles and bodies 貼題's title tables "
+                             "also learn (grading_vectors.npz's title-body PMI, grading_title_words.npz, "
+                             "grading_title_pairs.npz); read_title's words stay 全唐詩's; 'none': 全唐詩's alone")
+    parser.add_argument("--song-titles-every", type=int, default=SONG_TITLES_EVERY,
+                        help="every n-th training poem of 全宋詩 only, for the title tables")
     args = parser.parse_args(argv)
     logging.getLogger("jieba").setLevel(logging.WARNING)
     corpus = Path(args.corpus)
@@ -1129,12 +1165,19 @@ def main(argv: list[str] | None = None) -> int:
     train, calib = split_corpus(poems, held)
     song = song_training(corpus, args.song_train, args.song_train_every)
     train += range(len(poems), len(poems) + len(song))  # Song poems train only: calibration stays 全唐詩
-    # 貼題's title tables learn 全唐詩's titles alone unless --song-titles: with Song titles (次韻, names, long
-    # prefaces) six title tests failed (docs/BENCHMARKS.md, songtrain14)
-    titled = train if args.song_titles else train[:len(train) - len(song)]
     poems += song
+    # 貼題's title tables learn 全唐詩's training titles, and with --song-titles those of 全宋詩's training authors
+    # (songtitles14); read_title's words (``parse`` of build_title_words) stay 全唐詩's: with the Song titles' units
+    # (次韻, names) six title tests failed (docs/BENCHMARKS.md, songtrain14)
+    tang = train[:len(train) - len(song)]
+    song_titled = song_training(corpus, args.song_titles, args.song_titles_every)
+    titled = tang + list(range(len(poems), len(poems) + len(song_titled)))
+    poems += song_titled
     log(f"corpus {len(poems)} poems: held out {len(held)} (唐詩三百首 {len(anthology)}), calibration {len(calib)},"
-        f" training {len(train)} ({len(song)} of 全宋詩)")
+        f" training {len(train)} ({len(song)} of 全宋詩), title tables {len(titled)} ({len(song_titled)} of 全宋詩)")
+    if args.stage == "titles":
+        build_titles(poems, titled, tang)
+        return 0
     if args.stage in ("all", "lm"):
         lines = [line for i in train for line in poems[i]["lines"]] + songci_lines(args.songci, args.songci_every)
         threshold = stock_threshold(lines, [x for p in song for x in p["lines"]])
@@ -1143,7 +1186,7 @@ def main(argv: list[str] | None = None) -> int:
                             **build_lm([x[::-1] for x in lines], stock_threshold=threshold))
         vectors = build_vectors(poems, train, titled=titled)
         np.savez_compressed(DATA / "grading_vectors.npz", **vectors)
-        np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, titled, vectors))
+        np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, titled, vectors, parse=tang))
         rows = build_word_idf(poems, train)
         with open(DATA / "grading_words.tsv", "w", encoding="utf-8") as fh:
             fh.write("# jieba words (simplified) of the training split (全唐詩, 全宋詩's training authors) with "
