@@ -1,6 +1,6 @@
 """Build the grading models in data/ from the Tang corpus (../shared/corpus, build time only).
 
-    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|forms|lm|model]
+    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|forms|lm|model|titles]
 
 Splits of the 57,607 poems of 全唐詩:
   * held out for evaluation: every poem of 唐詩三百首 (matched by normalised title + text, see
@@ -13,7 +13,11 @@ The LMs also learn the phrases of 全宋詞, the Song ci (``--songci``; chinese-
 tang_corpus.DEFAULT_SONG), for Song diction. ``--song-train DIR`` (an experiment, not the shipped models: it made
 the honest measures worse, docs/BENCHMARKS.md songtrain14) adds one in ``--song-train-every`` poems of 全宋詩's
 training authors to the training split (tang_corpus.song_split: the held-out authors, on whom the grading is
-measured, never enter); the calibration split stays 全唐詩.
+measured, never enter); the calibration split stays 全唐詩. ``--song-titles DIR`` (an experiment, not shipped:
+two 貼題 tests fail, docs/BENCHMARKS.md songtitles14) lets 貼題's title tables alone also learn the titles and
+bodies of one in ``--song-titles-every`` of those poems; ``--stage titles`` rebuilds only those tables (the other
+model files kept byte for byte; ``--title-calibrators`` refits 貼題's calibrators and band on the same calibration
+poems). read_title's words stay 全唐詩's in every build (grading_title_words.npz's ``parse_words``).
 
 Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends on string hash order
 (two builds write the same files).
@@ -263,15 +267,16 @@ def songci_lines(directory: str, every: int = 1) -> list[str]:
 #: every third (songtrain14 measured every third and every sixth; neither is shipped).
 SONG_TRAIN_EVERY = 3
 #: The share of the training authors' 全宋詩 poems whose titles and bodies 貼題's title tables learn with
-#: ``--song-titles`` (songtitles14).
-SONG_TITLES_EVERY = 3
+#: ``--song-titles``: every sixth keeps data/ within 10% (songtitles14 measured every third, sixth and twelfth;
+#: none is shipped: two 貼題 tests fail in each, docs/BENCHMARKS.md).
+SONG_TITLES_EVERY = 6
 
 
 def song_training(corpus: Path, directory: str, every: int = SONG_TRAIN_EVERY) -> list[dict]:
     """Every ``every``-th poem of 全宋詩's training authors (tang_corpus.song_split: held-out authors, unknown
     authors and any poem sharing a line with a held-out, test or 唐詩三百首 poem never enter), cleaned like
-    全唐詩 (title in canonical forms too), for the LMs, topic vectors, title tables, word IDF and 對仗; never
-    the calibration split. [] for ``"none"``."""
+    全唐詩 (title in canonical forms too), for the LMs, topic vectors, word IDF and 對仗 (``--song-train``) or for
+    貼題's title tables (``--song-titles``); never the calibration split. [] for ``"none"``."""
     if directory == "none":
         return []
     split = tang_corpus.song_split(_clean, Path(directory), corpus)
@@ -1124,6 +1129,48 @@ def build_titles(poems: list[dict], titled: list[int], tang: list[int]) -> None:
         "grading_title_pairs.npz)")
 
 
+def refit_title_calibrators(poems: list[dict], calib: list[int], train: list[int]) -> None:
+    """Refit 貼題's two calibrators (relevance, relevance_rescue) and its band over real poems (real_quantiles) in
+    grading_model.json on the same calibration poems and copies as build_model (the Degrader's draws replayed in
+    the same order), after the title tables changed; every other calibrator, the combiner (and its neutral
+    values) and the detector are kept."""
+    from poetry import grading
+
+    grading.reload_models()
+    model = json.loads((DATA / "grading_model.json").read_text(encoding="utf-8"))
+    pool = [poems[i] for i in calib]
+    half_a, half_b = pool[: len(pool) // 2], pool[len(pool) // 2 :]
+    deg = Degrader(pool, Counter(ch for i in train[:20000] for line in poems[i]["lines"] for ch in line))
+    feats: dict[str, list[dict]] = {"real": [], "off_topic": [], "retitled": []}
+    for p in half_a:  # the draws of _calibration_features, in its order
+        deg.shuffled(p)
+        deg.corrupted(p)
+        off, jumble = deg.off_topic(p), deg.retitled(p)
+        deg.interleaved(p)
+        feats["real"].append(grading.features(p["lines"], p["title"]))
+        feats["off_topic"].append(grading.features(p["lines"], off["title"]))
+        feats["retitled"].append(grading.features(jumble["lines"], jumble["title"]))
+    half = 2 * len(feats["real"]) // 3
+    C = grading.CRITERION_FEATURES["relevance"]
+    fit = [[f for f in feats[k][:half] if f["has_title"]] for k in ("real", "off_topic")]
+    dev = [[f for f in feats[k][half:] if f["has_title"]] for k in ("real", "off_topic")]
+    log(f"  relevance calibrator, dev third of its poems: AUC {_auc(_fit(*fit, C), *dev):.4f}")
+    model["criteria"]["relevance"] = _fit([f for f in feats["real"] if f["has_title"]],
+                                          [f for f in feats["off_topic"] if f["has_title"]], C)
+    _fit_rescue(model, feats, half)
+    (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
+    grading.reload_models()
+    scores = []
+    for p in half_b:  # the combiner's half, as build_model's real_quantiles
+        try:
+            scores.append(grading.measure_poem(as_text(p["lines"]), title=p["title"])[2]["貼題"]["score"])
+        except PoetryError:
+            continue
+    model["real_quantiles"]["貼題"] = np.quantile([s for s in scores if s is not None], [0.05, 0.1, 0.25, 0.5]).tolist()
+    (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
+    log("wrote 貼題's calibrators and band into data/grading_model.json")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
@@ -1132,18 +1179,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--songci", default=str(tang_corpus.DEFAULT_SONGCI),
                         help="全宋詞 (ci.song.*.json) whose phrases the LMs also learn; 'none': 全唐詩 alone")
     parser.add_argument("--songci-every", type=int, default=SONGCI_EVERY, help="every n-th ci of 全宋詞 only")
-    parser.add_argument("--song-train", default="none",
-                        help="全宋詩 (poet.song.*.json, e.g. tang_corpus.DEFAULT_SONG) whose training authors' poems "
-                             "the models also learn (tang_corpus.song_split); 'none' (the shipped models, "
-                             "docs/BENCHMARKS.md songtrain14): 全唐詩 (and the ci) alone")
-    parser.add_argument("--song-train-every", type=int, default=SONG_TRAIN_EVERY,
-                        help="every n-th training poem of 全宋詩 only")
-    parser.add_argument("--song-titles", default="none",
-                        help="全宋詩 (poet.song.*.json) whose training authors' titles and bodies 貼題's title tables "
-                             "also learn (grading_vectors.npz's title-body PMI, grading_title_words.npz, "
-                             "grading_title_pairs.npz); read_title's words stay 全唐詩's; 'none': 全唐詩's alone")
-    parser.add_argument("--song-titles-every", type=int, default=SONG_TITLES_EVERY,
-                        help="every n-th training poem of 全宋詩 only, for the title tables")
+    for flag, every, what in (
+            ("--song-train", SONG_TRAIN_EVERY, "whose training authors' poems the models also learn (tang_corpus."
+             "song_split); 'none' (the shipped models, docs/BENCHMARKS.md songtrain14): 全唐詩 (and the ci) alone"),
+            ("--song-titles", SONG_TITLES_EVERY, "whose training authors' titles and bodies 貼題's title tables also "
+             "learn (grading_vectors.npz's title-body PMI, grading_title_words.npz, grading_title_pairs.npz); "
+             "read_title's words stay 全唐詩's; 'none' (shipped, songtitles14): 全唐詩's alone")):
+        parser.add_argument(flag, default="none", help=f"全宋詩 (poet.song.*.json, tang_corpus.DEFAULT_SONG) {what}")
+        parser.add_argument(flag + "-every", type=int, default=every, help="every n-th training poem of 全宋詩 only")
+    parser.add_argument("--title-calibrators", action="store_true",
+                        help="with --stage titles: refit 貼題's calibrators and band in grading_model.json too")
     args = parser.parse_args(argv)
     logging.getLogger("jieba").setLevel(logging.WARNING)
     corpus = Path(args.corpus)
@@ -1177,6 +1222,8 @@ def main(argv: list[str] | None = None) -> int:
         f" training {len(train)} ({len(song)} of 全宋詩), title tables {len(titled)} ({len(song_titled)} of 全宋詩)")
     if args.stage == "titles":
         build_titles(poems, titled, tang)
+        if args.title_calibrators:
+            refit_title_calibrators(poems, calib, train)
         return 0
     if args.stage in ("all", "lm"):
         lines = [line for i in train for line in poems[i]["lines"]] + songci_lines(args.songci, args.songci_every)
