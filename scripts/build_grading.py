@@ -1,6 +1,6 @@
 """Build the grading models in data/ from the Tang corpus (../shared/corpus, build time only).
 
-    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|forms|lm|model]
+    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|forms|lm|model|titles]
 
 Splits of the 57,607 poems of 全唐詩:
   * held out for evaluation: every poem of 唐詩三百首 (matched by normalised title + text, see
@@ -13,7 +13,11 @@ The LMs also learn the phrases of 全宋詞, the Song ci (``--songci``; chinese-
 tang_corpus.DEFAULT_SONG), for Song diction. ``--song-train DIR`` (an experiment, not the shipped models: it made
 the honest measures worse, docs/BENCHMARKS.md songtrain14) adds one in ``--song-train-every`` poems of 全宋詩's
 training authors to the training split (tang_corpus.song_split: the held-out authors, on whom the grading is
-measured, never enter); the calibration split stays 全唐詩.
+measured, never enter); the calibration split stays 全唐詩. ``--song-titles DIR`` (an experiment, not shipped:
+two 貼題 tests fail, docs/BENCHMARKS.md songtitles14) lets 貼題's title tables alone also learn the titles and
+bodies of one in ``--song-titles-every`` of those poems; ``--stage titles`` rebuilds only those tables (the other
+model files kept byte for byte; ``--title-calibrators`` refits 貼題's calibrators and band on the same calibration
+poems). read_title's words stay 全唐詩's in every build (grading_title_words.npz's ``parse_words``).
 
 Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends on string hash order
 (two builds write the same files).
@@ -262,13 +266,17 @@ def songci_lines(directory: str, every: int = 1) -> list[str]:
 #: The share of the training authors' 全宋詩 poems (tang_corpus.song_split) the models learn with ``--song-train``:
 #: every third (songtrain14 measured every third and every sixth; neither is shipped).
 SONG_TRAIN_EVERY = 3
+#: The share of the training authors' 全宋詩 poems whose titles and bodies 貼題's title tables learn with
+#: ``--song-titles``: every sixth keeps data/ within 10% (songtitles14 measured every third, sixth and twelfth;
+#: none is shipped: two 貼題 tests fail in each, docs/BENCHMARKS.md).
+SONG_TITLES_EVERY = 6
 
 
 def song_training(corpus: Path, directory: str, every: int = SONG_TRAIN_EVERY) -> list[dict]:
     """Every ``every``-th poem of 全宋詩's training authors (tang_corpus.song_split: held-out authors, unknown
     authors and any poem sharing a line with a held-out, test or 唐詩三百首 poem never enter), cleaned like
-    全唐詩 (title in canonical forms too), for the LMs, topic vectors, title tables, word IDF and 對仗; never
-    the calibration split. [] for ``"none"``."""
+    全唐詩 (title in canonical forms too), for the LMs, topic vectors, word IDF and 對仗 (``--song-train``) or for
+    貼題's title tables (``--song-titles``); never the calibration split. [] for ``"none"``."""
     if directory == "none":
         return []
     split = tang_corpus.song_split(_clean, Path(directory), corpus)
@@ -496,14 +504,17 @@ def build_title_body(poems: list[dict], train: list[int], index: dict[str, int],
 
 
 def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np.ndarray], min_df: int = 8,
-                      top: int = 200) -> dict[str, np.ndarray]:
+                      top: int = 200, parse: list[int] | None = None) -> dict[str, np.ndarray]:
     """貼題 by meaning: which body characters each title unit calls for, a unit being a title character or
     a two-character word of the clean title (送別 → 君 歸 離; 重陽 → 菊 茱 萸; 七夕 → 牛 女 橋).
 
     Positive PMI of (unit, body character) over the training poems, each poem counted once (units in
     fewer than ``min_df`` titles and pairs in fewer than three poems dropped; the ``top`` strongest body
     characters of each unit kept, rows in CSR form); each unit's information (the mean of its 20 strongest
-    PMIs) and its expansion (the unit topic vector of its body characters weighted by PMI).
+    PMIs) and its expansion (the unit topic vector of its body characters weighted by PMI). ``parse_words``: the
+    two-character units of the titles of ``parse`` (default ``train``; the build passes 全唐詩's alone) seen in
+    ``min_df`` titles, the words read_title knows (title_parts), so that Song titles (次韻, names) added to the
+    tables leave the parse as learned from Tang titles.
     """
     from scipy import sparse
 
@@ -511,7 +522,8 @@ def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np
 
     chars = str(vectors["chars"])
     index = {ch: i for i, ch in enumerate(chars)}
-    docs, freq = [], Counter()
+    parsed = set(train if parse is None else parse)
+    docs, freq, parse_freq = [], Counter(), Counter()
     for i in train:
         t = clean_title(poems[i]["title"])
         units = set(t) | {t[k:k + 2] for k in range(len(t) - 1)}
@@ -519,6 +531,8 @@ def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np
         if units and body:
             docs.append((units, sorted(body)))
             freq.update(units)
+            if i in parsed:
+                parse_freq.update(u for u in units if len(u) == 2)
     units = sorted((u for u, n in freq.items() if n >= min_df), key=lambda u: (-freq[u], u))
     uindex = {u: i for i, u in enumerate(units)}
     rows, cols = [], []
@@ -547,9 +561,12 @@ def build_title_words(poems: list[dict], train: list[int], vectors: dict[str, np
     P = sparse.csr_matrix((v.astype(np.float32), c, indptr), shape=(len(units), len(chars)))
     expansion = np.asarray(P @ topic)
     expansion /= np.linalg.norm(expansion, axis=1, keepdims=True) + 1e-9
-    log(f"貼題 title units: {len(units)} ({sum(len(u) == 2 for u in units)} words), {len(r)} pairs")
+    words = sorted(u for u, n in parse_freq.items() if n >= min_df)
+    log(f"貼題 title units: {len(units)} ({sum(len(u) == 2 for u in units)} words), {len(r)} pairs; "
+        f"{len(words)} words for read_title")
     return {"units": np.array("\n".join(units)), "indptr": indptr, "body": c.astype(np.uint16), "pmi": v,
-            "info": info, "expansion": expansion.astype(np.float16)}
+            "info": info, "expansion": expansion.astype(np.float16), "parse_words": np.array("\n".join(words))}
+
 
 
 def build_word_idf(poems: list[dict], train: list[int], min_df: int = 3) -> list[tuple[str, float]]:
@@ -1093,21 +1110,85 @@ def _combiner_criteria(half_b: list[dict], deg: Degrader):
     return comb, measured
 
 
+def build_titles(poems: list[dict], titled: list[int], tang: list[int]) -> None:
+    """Rebuild 貼題's title tables alone from ``titled`` (read_title's words from ``tang``): the title-body PMI of
+    grading_vectors.npz (its other arrays kept byte for byte), grading_title_words.npz (the topic vectors as
+    shipped), grading_title_pairs.npz; the LMs, vectors, IDF and grading_model.json stay as they are."""
+    from poetry import grading
+
+    with np.load(DATA / "grading_vectors.npz") as z:
+        vectors = {k: z[k] for k in z.files}
+    index = {ch: i for i, ch in enumerate(str(vectors["chars"]))}
+    title_chars, tb_title, tb_body, tb_pmi = build_title_body(poems, titled, index)
+    vectors.update(title_chars=np.array(title_chars), tb_title=tb_title, tb_body=tb_body, tb_pmi=tb_pmi)
+    np.savez_compressed(DATA / "grading_vectors.npz", **vectors)
+    np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, titled, vectors, parse=tang))
+    grading.reload_models()
+    np.savez_compressed(DATA / "grading_title_pairs.npz", **fit_title_pairs(poems, titled))
+    log("wrote the title tables (grading_vectors.npz's title-body PMI, grading_title_words.npz, "
+        "grading_title_pairs.npz)")
+
+
+def refit_title_calibrators(poems: list[dict], calib: list[int], train: list[int]) -> None:
+    """Refit 貼題's two calibrators (relevance, relevance_rescue) and its band over real poems (real_quantiles) in
+    grading_model.json on the same calibration poems and copies as build_model (the Degrader's draws replayed in
+    the same order), after the title tables changed; every other calibrator, the combiner (and its neutral
+    values) and the detector are kept."""
+    from poetry import grading
+
+    grading.reload_models()
+    model = json.loads((DATA / "grading_model.json").read_text(encoding="utf-8"))
+    pool = [poems[i] for i in calib]
+    half_a, half_b = pool[: len(pool) // 2], pool[len(pool) // 2 :]
+    deg = Degrader(pool, Counter(ch for i in train[:20000] for line in poems[i]["lines"] for ch in line))
+    feats: dict[str, list[dict]] = {"real": [], "off_topic": [], "retitled": []}
+    for p in half_a:  # the draws of _calibration_features, in its order
+        deg.shuffled(p)
+        deg.corrupted(p)
+        off, jumble = deg.off_topic(p), deg.retitled(p)
+        deg.interleaved(p)
+        feats["real"].append(grading.features(p["lines"], p["title"]))
+        feats["off_topic"].append(grading.features(p["lines"], off["title"]))
+        feats["retitled"].append(grading.features(jumble["lines"], jumble["title"]))
+    half = 2 * len(feats["real"]) // 3
+    C = grading.CRITERION_FEATURES["relevance"]
+    fit = [[f for f in feats[k][:half] if f["has_title"]] for k in ("real", "off_topic")]
+    dev = [[f for f in feats[k][half:] if f["has_title"]] for k in ("real", "off_topic")]
+    log(f"  relevance calibrator, dev third of its poems: AUC {_auc(_fit(*fit, C), *dev):.4f}")
+    model["criteria"]["relevance"] = _fit([f for f in feats["real"] if f["has_title"]],
+                                          [f for f in feats["off_topic"] if f["has_title"]], C)
+    _fit_rescue(model, feats, half)
+    (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
+    grading.reload_models()
+    scores = []
+    for p in half_b:  # the combiner's half, as build_model's real_quantiles
+        try:
+            scores.append(grading.measure_poem(as_text(p["lines"]), title=p["title"])[2]["貼題"]["score"])
+        except PoetryError:
+            continue
+    model["real_quantiles"]["貼題"] = np.quantile([s for s in scores if s is not None], [0.05, 0.1, 0.25, 0.5]).tolist()
+    (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
+    log("wrote 貼題's calibrators and band into data/grading_model.json")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
-    parser.add_argument("--stage", choices=["all", "forms", "lm", "model"], default="all")
+    parser.add_argument("--stage", choices=["all", "forms", "lm", "model", "titles"], default="all",
+                        help="titles: 貼題's title tables alone, every other model file kept as it is")
     parser.add_argument("--songci", default=str(tang_corpus.DEFAULT_SONGCI),
                         help="全宋詞 (ci.song.*.json) whose phrases the LMs also learn; 'none': 全唐詩 alone")
     parser.add_argument("--songci-every", type=int, default=SONGCI_EVERY, help="every n-th ci of 全宋詞 only")
-    parser.add_argument("--song-train", default="none",
-                        help="全宋詩 (poet.song.*.json, e.g. tang_corpus.DEFAULT_SONG) whose training authors' poems "
-                             "the models also learn (tang_corpus.song_split); 'none' (the shipped models, "
-                             "docs/BENCHMARKS.md songtrain14): 全唐詩 (and the ci) alone")
-    parser.add_argument("--song-train-every", type=int, default=SONG_TRAIN_EVERY,
-                        help="every n-th training poem of 全宋詩 only")
-    parser.add_argument("--song-titles", action="store_true",
-                        help="貼題's title tables learn the 全宋詩 training poems' titles too (default: 全唐詩's only)")
+    for flag, every, what in (
+            ("--song-train", SONG_TRAIN_EVERY, "whose training authors' poems the models also learn (tang_corpus."
+             "song_split); 'none' (the shipped models, docs/BENCHMARKS.md songtrain14): 全唐詩 (and the ci) alone"),
+            ("--song-titles", SONG_TITLES_EVERY, "whose training authors' titles and bodies 貼題's title tables also "
+             "learn (grading_vectors.npz's title-body PMI, grading_title_words.npz, grading_title_pairs.npz); "
+             "read_title's words stay 全唐詩's; 'none' (shipped, songtitles14): 全唐詩's alone")):
+        parser.add_argument(flag, default="none", help=f"全宋詩 (poet.song.*.json, tang_corpus.DEFAULT_SONG) {what}")
+        parser.add_argument(flag + "-every", type=int, default=every, help="every n-th training poem of 全宋詩 only")
+    parser.add_argument("--title-calibrators", action="store_true",
+                        help="with --stage titles: refit 貼題's calibrators and band in grading_model.json too")
     args = parser.parse_args(argv)
     logging.getLogger("jieba").setLevel(logging.WARNING)
     corpus = Path(args.corpus)
@@ -1129,12 +1210,21 @@ def main(argv: list[str] | None = None) -> int:
     train, calib = split_corpus(poems, held)
     song = song_training(corpus, args.song_train, args.song_train_every)
     train += range(len(poems), len(poems) + len(song))  # Song poems train only: calibration stays 全唐詩
-    # 貼題's title tables learn 全唐詩's titles alone unless --song-titles: with Song titles (次韻, names, long
-    # prefaces) six title tests failed (docs/BENCHMARKS.md, songtrain14)
-    titled = train if args.song_titles else train[:len(train) - len(song)]
     poems += song
+    # 貼題's title tables learn 全唐詩's training titles, and with --song-titles those of 全宋詩's training authors
+    # (songtitles14); read_title's words (``parse`` of build_title_words) stay 全唐詩's: with the Song titles' units
+    # (次韻, names) six title tests failed (docs/BENCHMARKS.md, songtrain14)
+    tang = train[:len(train) - len(song)]
+    song_titled = song_training(corpus, args.song_titles, args.song_titles_every)
+    titled = tang + list(range(len(poems), len(poems) + len(song_titled)))
+    poems += song_titled
     log(f"corpus {len(poems)} poems: held out {len(held)} (唐詩三百首 {len(anthology)}), calibration {len(calib)},"
-        f" training {len(train)} ({len(song)} of 全宋詩)")
+        f" training {len(train)} ({len(song)} of 全宋詩), title tables {len(titled)} ({len(song_titled)} of 全宋詩)")
+    if args.stage == "titles":
+        build_titles(poems, titled, tang)
+        if args.title_calibrators:
+            refit_title_calibrators(poems, calib, train)
+        return 0
     if args.stage in ("all", "lm"):
         lines = [line for i in train for line in poems[i]["lines"]] + songci_lines(args.songci, args.songci_every)
         threshold = stock_threshold(lines, [x for p in song for x in p["lines"]])
@@ -1143,7 +1233,7 @@ def main(argv: list[str] | None = None) -> int:
                             **build_lm([x[::-1] for x in lines], stock_threshold=threshold))
         vectors = build_vectors(poems, train, titled=titled)
         np.savez_compressed(DATA / "grading_vectors.npz", **vectors)
-        np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, titled, vectors))
+        np.savez_compressed(DATA / "grading_title_words.npz", **build_title_words(poems, titled, vectors, parse=tang))
         rows = build_word_idf(poems, train)
         with open(DATA / "grading_words.tsv", "w", encoding="utf-8") as fh:
             split = "training split (全唐詩, 全宋詩's training authors)" if song else "全唐詩 training split"

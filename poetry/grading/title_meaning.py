@@ -45,6 +45,7 @@ class _TitleWords:
     pmi: np.ndarray
     info: np.ndarray  # how telling a unit is: the mean of its 20 strongest PMIs
     expansion: np.ndarray  # the unit's expansion: unit topic vector of the body characters it calls for
+    parse_words: frozenset[str]  # two-character words of 全唐詩's titles, for read_title (title_parts)
 
 
 @cache
@@ -56,7 +57,8 @@ def _title_words() -> _TitleWords:
               npz["info"].astype(np.float32), npz["expansion"].astype(np.float32)]
     for a in arrays:
         a.flags.writeable = False
-    return _TitleWords(MappingProxyType({u: i for i, u in enumerate(units)}), *arrays)
+    return _TitleWords(MappingProxyType({u: i for i, u in enumerate(units)}), *arrays,
+                       frozenset(str(npz["parse_words"]).split("\n")))
 
 
 @cache

@@ -227,10 +227,11 @@ def _is_word(text: str) -> bool:
 
 
 def _is_title_word(text: str) -> bool:
-    """A two-character word that Tang titles use (梅花, 苦寒: grading_title_words.npz), so not a name."""
+    """A two-character word that Tang titles use (梅花, 苦寒: grading_title_words.npz's ``parse_words``, learned
+    from 全唐詩's titles even when the 貼題 tables also learn Song titles), so not a name."""
     from poetry.grading.title_meaning import _title_words
 
-    return _is_word(text) and text in _title_words().index
+    return _is_word(text) and text in _title_words().parse_words
 
 
 def _is_surname_word(text: str) -> bool:
