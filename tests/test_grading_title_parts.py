@@ -26,6 +26,8 @@ TITLES = [
     ("懷古", "懷古", (), ()),
     ("和梅花", "梅花", ("和",), ()),  # 梅 can be a surname, 梅花 is a word of titles
     ("九月九日憶山東兄弟", "九月九日憶山東兄弟", (), ()),  # 王維
+    ("答人", "", ("答",), ("人",)),  # 太上隱者: 人 is someone answered (was read as the matter, and 離題)
+    ("送人東歸", "送東歸", (), ("人",)),  # 溫庭筠
 ]
 
 

@@ -64,7 +64,7 @@ OFFICES = tuple(("中書舍人 中書 門下 給事中 明府 少府 使君 侍�
                  "姪 侄 叔 公 君 生 師 翁 老 守 令 丞 尉 宰 倅 卿").split())
 #: Kin and company that name the person addressed without a name (舍弟, 諸公, 友人).
 KIN = tuple(("舍弟 家兄 從兄 從弟 從姪 族姪 族兄 族弟 諸公 諸友 諸君 友人 二子 兒子 兒輩 子姪 內子 "
-             "弟妹 兒").split())
+             "弟妹 兒 人").split())
 #: Honorifics a name without a surname goes before (湖陰先生, 東坡居士, 無可上人).
 HONORIFICS = ("先生", "居士", "處士", "上人", "山人", "禪師", "法師", "道人", "道士", "和尚", "長老")
 #: Suffixes of place names (蘇州, 慈恩寺, 終南山); scripts/build_title_names.py learns which names are places.
