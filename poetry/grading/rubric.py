@@ -99,7 +99,9 @@ GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "�
                             "書憤", "書感", "書懷", "遣悶", "遣懷", "遣愁", "抒懷", "寫懷", "感懷", "感事", "有懷",
                             "自歎", "自嘆",
                             # a poem called a poem, and the Chan verse on old cases: no subject a word list can read
-                            "詩", "頌古", "偈頌", "偈"})
+                            "詩", "頌古", "偈頌", "偈",
+                            # on history: the person or the event is the poem's to choose (高適《詠史》, 綈袍 and 范叔)
+                            "詠史"})
 
 
 def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
