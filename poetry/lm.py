@@ -12,6 +12,7 @@ Each line is a sentence: two start symbols, the characters, an end symbol. The g
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -126,6 +127,64 @@ class CharLM:
         return tuple(
             (line[i : i + 3], int(c)) for i, c in enumerate(counts) if c >= self.stock_threshold
         )
+
+
+#: The lines the LMs learned and each two lines that follow one another in a poem they learned, as a Bloom filter
+#: (scripts/build_grading.py, stage lm or known): a poem whose successive lines are found there is one the LMs may
+#: know by heart, so how well they predict it says nothing of how common its diction is.
+KNOWN_LINES_FILE = "lm_known_lines.npz"
+#: What joins two successive lines in the filter.
+_PAIR = "／"
+
+
+def _line_slots(line: str, k: int, m: int) -> list[int]:
+    """The k bit positions of a line in a filter of m bits (double hashing of a 128-bit BLAKE2b digest)."""
+    digest = hashlib.blake2b(line.encode("utf-8"), digest_size=16).digest()
+    h1, h2 = int.from_bytes(digest[:8], "little"), int.from_bytes(digest[8:], "little") | 1
+    return [(h1 + i * h2) % m for i in range(k)]
+
+
+def known_lines_filter(poems: list[list[str]], bits_per_entry: int = 10, k: int = 7) -> dict[str, np.ndarray]:
+    """A Bloom filter of the poems' distinct lines and successive pairs of lines (about 1% false positives at 10
+    bits and 7 slots an entry).
+
+    >>> f = known_lines_filter([["白日依山盡", "黃河入海流"]])
+    >>> int(f["k"]), int(f["m"]), len(f["bits"])
+    (7, 30, 4)
+    """
+    entries = sorted({x for lines in poems for x in lines} |
+                     {a + _PAIR + b for lines in poems for a, b in zip(lines, lines[1:])})
+    m = max(8, len(entries) * bits_per_entry)
+    bits = np.zeros((m + 7) // 8, dtype=np.uint8)
+    for entry in entries:
+        for j in _line_slots(entry, k, m):
+            bits[j >> 3] |= 1 << (j & 7)
+    return {"bits": bits, "k": np.int64(k), "m": np.int64(m)}
+
+
+@cache
+def _known_lines() -> tuple[np.ndarray, int, int]:
+    arrays = load_arrays(KNOWN_LINES_FILE)
+    return arrays["bits"], int(arrays["k"]), int(arrays["m"])
+
+
+def _known(entry: str) -> bool:
+    bits, k, m = _known_lines()
+    return all(bits[j >> 3] >> (j & 7) & 1 for j in _line_slots(entry, k, m))
+
+
+def known_poem(lines: list[str]) -> bool:
+    """Whether the LMs learned this poem (in canonical forms): most of its successive pairs of lines are in their
+    全唐詩. 李白's 望廬山瀑布 is; 唐詩三百首 was held out (靜夜思 is not), and so is a poem of one's own, even one
+    that borrows whole Tang lines (集句), since its lines did not follow one another there.
+
+    >>> known_poem(["日照香爐生紫煙", "遙看瀑布挂前川", "飛流直下三千尺", "疑是銀河落九天"])  # canonical forms
+    True
+    >>> known_poem(["床前明月光", "疑是地上霜", "舉頭望明月", "低頭思故鄉"])
+    False
+    """
+    pairs = [a + _PAIR + b for a, b in zip(lines, lines[1:])]
+    return bool(pairs) and 2 * sum(_known(p) for p in pairs) > len(pairs)
 
 
 @cache

@@ -1,6 +1,6 @@
 """Build the grading models in data/ from the Tang corpus (../shared/corpus, build time only).
 
-    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|forms|lm|model|titles]
+    nice -n 10 python scripts/build_grading.py [--corpus ../shared/corpus] [--stage all|forms|lm|model|titles|known]
 
 Splits of the 57,607 poems of 全唐詩:
   * held out for evaluation: every poem of 唐詩三百首 (matched by normalised title + text, see
@@ -24,8 +24,8 @@ Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends o
 
 Writes data/grading_forms.tsv (stage forms: each char's canonical form; every stage reads the corpus
 through it), data/lm_chars.npz, data/lm_chars_rev.npz, data/grading_vectors.npz, data/grading_title_words.npz,
-data/grading_words.tsv (stage lm),
-data/grading_title_pairs.npz and data/grading_model.json (stage model).
+data/grading_words.tsv and data/lm_known_lines.npz (stage lm; stage known: that file alone, a Bloom filter of the
+lines the LMs learned), data/grading_title_pairs.npz and data/grading_model.json (stage model).
 """
 
 from __future__ import annotations
@@ -1174,7 +1174,7 @@ def refit_title_calibrators(poems: list[dict], calib: list[int], train: list[int
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
-    parser.add_argument("--stage", choices=["all", "forms", "lm", "model", "titles"], default="all",
+    parser.add_argument("--stage", choices=["all", "forms", "lm", "model", "titles", "known"], default="all",
                         help="titles: 貼題's title tables alone, every other model file kept as it is")
     parser.add_argument("--songci", default=str(tang_corpus.DEFAULT_SONGCI),
                         help="全宋詞 (ci.song.*.json) whose phrases the LMs also learn; 'none': 全唐詩 alone")
@@ -1225,8 +1225,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.title_calibrators:
             refit_title_calibrators(poems, calib, train)
         return 0
-    if args.stage in ("all", "lm"):
+    if args.stage in ("all", "lm", "known"):
         lines = [line for i in train for line in poems[i]["lines"]] + songci_lines(args.songci, args.songci_every)
+        learned = [poems[i]["lines"] for i in train] + [[x] for x in lines[sum(len(poems[i]["lines"]) for i in train):]]
+        np.savez_compressed(DATA / lm_module.KNOWN_LINES_FILE, **lm_module.known_lines_filter(learned))
+        log(f"wrote data/{lm_module.KNOWN_LINES_FILE}: the lines the LMs learned and their successive pairs")
+        if args.stage == "known":
+            return 0
         threshold = stock_threshold(lines, [x for p in song for x in p["lines"]])
         np.savez_compressed(DATA / lm_module.LM_FILE, **build_lm(lines, stock_threshold=threshold))
         np.savez_compressed(DATA / lm_module.LM_REVERSED_FILE,

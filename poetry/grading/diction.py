@@ -95,15 +95,17 @@ def _straddles(length: int, start: int, end: int) -> bool:
 
 def _line_kinds(lines: list[str]) -> tuple[list[int], list[int]]:
     """(lines holding a stock trigram: 套語; lines only the LM finds commonplace: 常語), by index."""
-    from poetry.lm import load_lm
+    from poetry.lm import known_poem, load_lm
 
     lm, level = load_lm(), _table().stock_line_lm
+    # a poem the LMs learned they know by heart: 高適's 尚有綈袍贈 reads easily for being his, not for being common
+    by_heart = known_poem(lines)
     stock, common = [], []
     for k, line in enumerate(lines):
         score = lm.score_line(line)
         if score.stock:
             stock.append(k)
-        elif len(line) >= 4 and score.mean >= level:
+        elif len(line) >= 4 and score.mean >= level and not by_heart:
             common.append(k)
     return stock, common
 
