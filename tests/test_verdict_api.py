@@ -10,16 +10,21 @@ from tests.test_rounds_api import app, bearer, create, hand_of, make_app  # noqa
 FLAWED = "白日依山盡，黃河入海流。欲見千里目，更上一頂樓。"
 
 
-def dealt_round(app, **settings):  # noqa: F811
-    """A dealt round of a playing 詩伯 and three players; (client, code, host, the first player)."""
+def dealt_round(app, lacking: str = "", **settings):  # noqa: F811
+    """A dealt round of a playing 詩伯 and three players; (client, code, host, a player): the first, or the first
+    whose hand lacks one of the characters ``lacking`` (the deal is random; a tile is in one hand only, so of three
+    players one at least lacks both feet of a couplet)."""
     client = app.test_client()
     created = create(client, **settings)
     code = created["code"]
     joined = [app.test_client().post(f"/api/rounds/{code}/join", json={"name": name}).get_json()
               for name in ("山谷", "少游", "放翁")]
-    host, player = bearer(created["host_token"]), bearer(joined[0]["token"])
+    host = bearer(created["host_token"])
     assert client.post(f"/api/rounds/{code}/deal", headers=host).status_code == 200
-    return client, code, host, player
+    tokens = [j["token"] for j in joined]
+    if lacking:
+        tokens = [t for t in tokens if not set(lacking) <= set(hand_of(client, code, t))]
+    return client, code, host, bearer(tokens[0])
 
 
 def own_quatrain(hand):
@@ -44,7 +49,7 @@ def test_a_simplified_player_submits_a_poem_of_their_own_tiles(app, composition)
 
 
 def test_the_draft_keeps_its_form_and_the_rule_verdict_matches_the_refusal(app):  # noqa: F811
-    client, code, _, player = dealt_round(app)
+    client, code, _, player = dealt_round(app, lacking="流樓")  # a player who holds both feet may submit it
     url = f"/api/rounds/{code}"
     bad = client.put(url + "/draft", headers=player, json={"title": "", "text": FLAWED, "form": "七古"})
     assert bad.status_code == 400 and "七言絕句" in bad.get_json()["detail"]
