@@ -1226,8 +1226,9 @@ def main(argv: list[str] | None = None) -> int:
             refit_title_calibrators(poems, calib, train)
         return 0
     if args.stage in ("all", "lm", "known"):
-        lines = [line for i in train for line in poems[i]["lines"]] + songci_lines(args.songci, args.songci_every)
-        learned = [poems[i]["lines"] for i in train] + [[x] for x in lines[sum(len(poems[i]["lines"]) for i in train):]]
+        ci = songci_lines(args.songci, args.songci_every)
+        lines = [line for i in train for line in poems[i]["lines"]] + ci
+        learned = [poems[i]["lines"] for i in train] + [[x] for x in ci]  # a ci's phrases are no poem's lines
         np.savez_compressed(DATA / lm_module.KNOWN_LINES_FILE, **lm_module.known_lines_filter(learned))
         log(f"wrote data/{lm_module.KNOWN_LINES_FILE}: the lines the LMs learned and their successive pairs")
         if args.stage == "known":

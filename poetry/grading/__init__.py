@@ -67,6 +67,7 @@ from poetry.grading.measures import (
     detector_features,
     features,
     parallel_score,
+    relevance_waived,
     suspicious_chars,
     title_demand,
     title_information,
@@ -127,6 +128,7 @@ __all__ = [
     "measure_written",
     "merge_thresholds",
     "parallel_score",
+    "relevance_waived",
     "reload_models",
     "scored",
     "suggest_grade",
@@ -226,13 +228,12 @@ def base_score(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> 
 def applying(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> Mapping[str, Mapping[str, Any]]:
     """The criteria that apply to a poem under ``title``: all of them, or without 貼題 when the title asks nothing
     (``asks_nothing``): then neither 離題 nor 上品's 貼題貫理 asks it, and the combined score takes its neutral value;
-    a poem that answers the occasion of its feeling's title keeps it (``answers_occasion``: 觀書有感).
+    a poem that answers the occasion of its feeling's title keeps it (``relevance_waived``: 觀書有感).
 
     >>> list(applying({"貼題": {"score": 0.1}, "貫理": {"score": 0.9}}, "次韻子由"))
     ['貫理']
     """
-    relevance = (criteria.get("貼題") or {}).get("score")
-    if asks_nothing(title) and not answers_occasion(title, relevance):
+    if relevance_waived(title, (criteria.get("貼題") or {}).get("score")):
         return {name: c for name, c in criteria.items() if name != "貼題"}
     return criteria
 

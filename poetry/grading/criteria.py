@@ -29,6 +29,7 @@ from poetry.grading.measures import (
     couplet_features,
     features,
     parallel_score,
+    retitled_features,
 )
 from poetry.grading.models import _logistic, _model
 from poetry.grading.title_parts import read_title
@@ -262,7 +263,7 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
     ct = clean_title(title)
     if ct:
         occasion = read_title(ct).occasion  # X有感: 貼題 reads whether the poem answers X (旅夜, not 旅夜書懷)
-        p, backed = relevance(features(lines, occasion) if occasion else f)
+        p, backed = relevance(retitled_features(f, lines, occasion) if occasion else f)
         criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed))
     else:
         criteria["貼題"] = _crit(None, "未給題目，不評貼題。")

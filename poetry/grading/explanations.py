@@ -24,9 +24,8 @@ from poetry.grading.measures import (
     _cos,
     _text_vector,
     aligned_fit,
-    answers_occasion,
-    asks_nothing,
     couplet_features,
+    relevance_waived,
     suspicious_chars,
 )
 from poetry.grading.models import _vectors
@@ -215,13 +214,12 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
     """
     band = band_of("貼題", p)
     parts = read_title(title)
-    if asks_nothing(title) and not answers_occasion(title, p):  # the title asks for no subject: nothing is off it
+    if relevance_waived(title, p):  # the title asks for no subject: nothing is off it
         if title in GENERIC_TITLES:  # 絕句, 無題
             return f"題目「{title}」不限題材，貼題只作參考。"
         # 次韻子由, 三衢道中: the occasion, the person, the place, the day
         return f"題目「{title}」只記{recorded(parts)}，不限題材，貼題只作參考。"
-    # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日); X有感 asks X
-    asked = parts.topic or parts.occasion
+    asked = parts.asked  # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日)
     hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
     found = [a for a in answers(asked, lines) if a.pmi >= ANSWER_PMI]
     said = "；".join(f"題中「{a.unit}」，詩以「{a.char}」應之（「{a.line}」）" for a in found)

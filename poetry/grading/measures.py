@@ -148,8 +148,7 @@ def title_demand(title: str | None) -> float:
     >>> title_demand("塞下曲") == title_information("塞下曲")
     True
     """
-    parts = read_title(clean_title(title))
-    asked = parts.topic or parts.occasion  # an occasion counts only where the poem answers it (``answers_occasion``)
+    asked = read_title(clean_title(title)).asked  # an occasion counts only where the poem answers it (``applying``)
     return title_information(asked) if asked else 0.0
 
 
@@ -177,6 +176,24 @@ def answers_occasion(title: str | None, relevance: float | None) -> bool:
     (True, False, False)
     """
     return relevance is not None and relevance >= OCCASION_ANSWERED and bool(read_title(clean_title(title)).occasion)
+
+
+def relevance_waived(title: str | None, relevance: float | None) -> bool:
+    """Whether 貼題 does not apply to a poem under ``title`` whose 貼題 is ``relevance``: the title asks nothing
+    (``asks_nothing``) and the poem does not answer the occasion of a feeling's title (``answers_occasion``). The
+    combined score, the rubric (``applying``) and 貼題's words ask this.
+
+    >>> relevance_waived("次韻子由", 0.9), relevance_waived("觀書有感", 0.1), relevance_waived("觀書有感", 0.9)
+    (True, True, False)
+    """
+    return asks_nothing(title) and not answers_occasion(title, relevance)
+
+
+def retitled_features(f: dict[str, float], lines: list[str], title: str | None) -> dict[str, float]:
+    """``features(lines, title)`` from the poem's features under another title: only the title's are measured again
+    (貼題 reads X of X有感 on its own)."""
+    vecs = [_text_vector(line) for line in lines]
+    return {**f, **_title_features(clean_title(title), lines, vecs, _unit(np.sum(vecs, axis=0)))}
 
 
 def title_pair_score(title: str, lines: list[str]) -> float:

@@ -30,24 +30,24 @@ from poetry.data import load_json
 
 #: 排行 and numbering digits (李十二, 元二).
 RANK = "一二三四五六七八九十"
+#: Formulas that make the poem a feeling's record (秋夜將曉出籬門迎涼有感, 觀書有感): what the title writes before
+#: them is the feeling's occasion, which the poem need not describe (陸游 writes the lost north, not the dawn walk).
+FEELING_FORMULAS = ("有感", "感懷", "書懷", "述懷", "遣懷", "抒懷", "有懷", "感事", "書感", "感興", "寓懷", "感賦")
 #: Formulas of the occasion that are never the matter: rhyme-matching, answering, the emperor's command, the
 #: suffixes of a received poem (見寄), of a poem's making (之作) and of a journey to office (之官).
 PURE_FORMULAS = tuple(("再次韻 復次韻 追次韻 次韻 和韻 依韻 用前韻 再用前韻 復用前韻 再用韻 用韻 疊前韻 疊韻 前韻 "
                        "其韻 原韻 元韻 奉和 奉酬 奉答 奉寄 奉送 奉贈 奉呈 奉陪 追和 再和 復和 和答 酬答 見寄 "
                        "見贈 見示 見和 見懷 見招 見訪 見過 見邀 見答 見酬 見貽 之作 所作 有作 走筆 以詩 之官 "
                        "之任 赴任 赴官 赴闕 還朝 聖製 御製 聖制 御制 應制 應教 應令 唱和 寄贈 戲贈 戲答 戲呈 "
-                       "戲作 戲題 口占 席上 同賦 分韻 分題 得字 道中 途中 絕句 雜詩 雜興 雜感 有感 即事 偶成 偶題 "
-                       "偶作 書事 口號 漫興 漫成 感懷 書懷 述懷 遣懷 抒懷 有懷 感事 書感 感興 寓懷 感賦").split())
-#: Formulas that make the poem a feeling's record (秋夜將曉出籬門迎涼有感, 觀書有感): what the title writes before
-#: them is the feeling's occasion, which the poem need not describe (陸游 writes the lost north, not the dawn walk).
-FEELING_FORMULAS = ("有感", "感懷", "書懷", "述懷", "遣懷", "抒懷", "有懷", "感事", "書感", "感興", "寓懷", "感賦")
+                       "戲作 戲題 口占 席上 同賦 分韻 分題 得字 道中 途中 絕句 雜詩 雜興 雜感 即事 偶成 偶題 "
+                       "偶作 書事 口號 漫興 漫成").split()) + FEELING_FORMULAS
 #: Formulas and verbs of address that tell the occasion, and so the matter (a farewell, longing, a mourning, a
 #: journey to office): read as topic, while the names beside them are not. A letter or a gift to a person (寄黃幾復,
 #: 贈汪倫) asks no subject of its own (title14b): 寄 and 贈 before a person are formulas.
 OCCASIONS = frozenset(("送 別 留別 懷 憶 哭 挽 輓 餞 弔 寄懷 懷寄 之官 之任 赴任 赴官 赴闕 還朝").split())
 #: Formulas of the poem's kind or making, not of an occasion with a person: 道中, 絕句, and the 題/書 of 題西林壁.
-GENRE_FORMULAS = frozenset(("道中 途中 絕句 雜詩 雜興 雜感 有感 即事 偶成 偶題 偶作 書事 口號 漫興 漫成 "
-                            "題 書 壁 邸 店").split()) | frozenset(FEELING_FORMULAS)
+GENRE_FORMULAS = frozenset(("道中 途中 絕句 雜詩 雜興 雜感 即事 偶成 偶題 偶作 書事 口號 漫興 漫成 "
+                            "題 書 壁 邸 店").split() + list(FEELING_FORMULAS))
 #: Formulas a person follows (次韻子由, 奉和聖製 has none): the only place a name without a surname is read.
 ADDRESSING = frozenset(("再次韻 復次韻 追次韻 次韻 和韻 依韻 奉和 奉酬 奉答 奉寄 奉送 奉贈 奉呈 奉陪 追和 再和 "
                         "復和 和答 酬答 寄贈 戲贈 戲答 戲呈 和 答 荅 酬").split())
@@ -103,6 +103,11 @@ class TitleParts:
         """Everything the title writes that asks nothing of the body: formulas, persons, places, dates, and the
         occasion of a feeling."""
         return self.formula + self.addressee + self.places + self.dates + ((self.occasion,) if self.occasion else ())
+
+    @property
+    def asked(self) -> str:
+        """What a poem answers of the title: its topic, or a feeling's occasion (X of X有感), which it may answer."""
+        return self.topic or self.occasion
 
     @property
     def asks_little(self) -> bool:

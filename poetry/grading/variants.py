@@ -127,7 +127,6 @@ def _read_title(written: str, converted: str, hans: bool) -> str:
     ('征人怨', '征人怨')
     >>> _read_title("長干行", "長干行", False)
     '長干行'
-
     """
     simple = written if hans else to_simplified(written)
     back = to_traditional(simple)  # OpenCC's pick first (the round trip's), then every form the 简体 stands for
