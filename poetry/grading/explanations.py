@@ -124,18 +124,6 @@ def explain_fluency(p: float, lines: list[str]) -> str:
     return f"字序多與唐人詩不同：{odd}，唐詩中少見這樣的用法，請詩伯自校。"
 
 
-def explain_fresh(score: float, lines: list[str]) -> str:
-    """語句清新 in words: the stock trigrams the poem borrows, most used first."""
-    from poetry.lm import load_lm
-
-    lm = load_lm()
-    stock = sorted((s for line in lines for s in lm.stock_trigrams(line)), key=lambda s: -s[1])
-    if not stock:
-        return "未見前人詩中的套語，措辭新穎。" if score >= 0.5 else "少用套語，但字句不甚通順。"
-    shown = "、".join(f"「{g}」" for g, _ in stock[:3])
-    return f"{len(stock)} 處三字套語，如{shown}（「{stock[0][0]}」見於前人詩 {stock[0][1]} 次）。"
-
-
 def explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None = None) -> str:
     """Why 貫理 is what it is, naming the two lines where the sense breaks (between couplets, never
     inside one), or the couplet that holds least when the odd and the even lines read as two poems."""
