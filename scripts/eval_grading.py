@@ -165,11 +165,14 @@ def title_fit_cases() -> dict[str, float]:
 
 
 def variant_invariance() -> None:
-    """How many spellings of the same poems (简, Taiwan, Hong Kong) get another 品 or score than the 繁."""
+    """How many spellings of the same poems (简, Taiwan, Hong Kong) get another 品 or score than the 繁; a 简→繁
+    conversion that wrote another character, not another form of it (OpenCC's 淚始乾 → 淚始幹, which the checker
+    rightly reads as a 仄 rhyme foot), is another poem: counted apart, as tests/test_grading_variants.py does."""
     import json
 
     import opencc
 
+    from poetry.grading.variants import canonical
     from tests.judge_fixtures import POEMS
     from tests.test_grading_variants import POEMS as VARIANT_POEMS
 
@@ -177,27 +180,37 @@ def variant_invariance() -> None:
     poems = list(VARIANT_POEMS) + list(POEMS.values()) + [(p["title"], p["text"]) for p in graded]
     poems = list(dict.fromkeys(poems))
     configs = ("t2s", "t2tw", "t2hk", "s2twp", "s2hk")
-    grade_diff, score_diff, changed, worst = Counter(), Counter(), Counter(), 0.0
+    convert = {cfg: opencc.OpenCC(cfg).convert for cfg in configs}
+    grade_diff, score_diff, changed, slipped = Counter(), Counter(), Counter(), Counter()
+    worst, named = 0.0, []
     for title, text in poems:
         base = grade_poem(text, title=title)
-        simplified = opencc.OpenCC("t2s").convert(text)
         for cfg in configs:
-            source = simplified if cfg.startswith("s2") else text
-            written = opencc.OpenCC(cfg).convert(source)
+            source, heading = (text, title) if cfg.startswith("t2") else (convert["t2s"](text), convert["t2s"](title))
+            written = convert[cfg](source)
             if written == text:
                 continue
             changed[cfg] += 1
-            g = grade_poem(written, title=opencc.OpenCC(cfg).convert(title if cfg.startswith("t2")
-                                                                      else opencc.OpenCC("t2s").convert(title)))
-            grade_diff[cfg] += g.grade != base.grade
-            score_diff[cfg] += g.score != base.score
-            worst = max(worst, abs(g.score - base.score))
+            g = grade_poem(written, title=convert[cfg](heading))
+            if g.score == base.score and g.grade == base.grade:
+                continue
+            same_standard = convert["t2" + cfg[2:4]](text) if cfg.startswith("s2") else written
+            slips = [f"{a}→{b}" for a, b in zip(same_standard, written) if canonical(a) != canonical(b)]
+            if slips:  # OpenCC's 简→繁 wrote another character: another poem
+                slipped[cfg] += 1
+            else:
+                grade_diff[cfg] += g.grade != base.grade
+                score_diff[cfg] += g.score != base.score
+                worst = max(worst, abs(g.score - base.score))
+            named.append(f"{cfg} 《{title}》 {base.grade} {base.score} → {g.grade} {g.score} {' '.join(slips)}")
     print(f"\nVariant invariance ({len(poems)} poems, each in the spellings below where they differ from the 繁):\n")
-    print("| spelling | poems written differently | another 品 | another score |")
-    print("| --- | --- | --- | --- |")
+    print("| spelling | poems written differently | another 品 | another score | apart: OpenCC wrote another char |")
+    print("| --- | --- | --- | --- | --- |")
     for cfg in configs:
-        print(f"| {cfg} | {changed[cfg]} | {grade_diff[cfg]} | {score_diff[cfg]} |")
+        print(f"| {cfg} | {changed[cfg]} | {grade_diff[cfg]} | {score_diff[cfg]} | {slipped[cfg]} |")
     print(f"Largest score change: {worst:.3f}")
+    for line in named:
+        print(f"  {line}")
 
 
 def unseen_score(p: dict, spec: dict | None) -> tuple[tuple[float, dict | None], float]:

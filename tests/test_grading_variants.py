@@ -4,7 +4,8 @@ import opencc
 import pytest
 
 from poetry.grading import grade_poem
-from poetry.grading.variants import canonical
+from poetry.grading.variants import canonical, read_as_simplified
+from poetry.text import to_simplified
 
 #: (title, poem) in the corpus' forms, each with characters the scripts and standards write apart
 #: (爲 為, 裏 裡, 鬬 鬥, 豔 艷, 歎 嘆, 衆 眾, 著 着, 牀 床, 乾 干, 髮 发, 後 后).
@@ -22,6 +23,10 @@ POEMS = [
     # 澄江: OpenCC's phrase table writes 简体 澄江 as the county 澂江; the poet's 澄 must stay a choice
     ("登快閣", "癡兒了卻公家事，快閣東西倚晚晴。落木千山天遠大，澄江一道月分明。"
                "朱弦已爲佳人絕，青眼聊因美酒橫。萬里歸船弄長笛，此心吾與白鷗盟。"),
+    # 裊 and 嫋, 占 and 佔: one 简体 each (袅, 占), so one reading whichever the poet or OpenCC wrote
+    ("海棠", "東風裊裊泛崇光，香霧空濛月轉廊。只恐夜深花睡去，故燒高燭照紅妝。"),
+    ("山園小梅", "眾芳搖落獨暄妍，占盡風情向小園。疏影橫斜水清淺，暗香浮動月黃昏。"
+                 "霜禽欲下先偷眼，粉蝶如知合斷魂。幸有微吟可相狎，不須檀板共金尊。"),
 ]
 #: How a club might type each: 简体 (t2s), then Taiwan- and Hong Kong-standard forms from 简体 (s2twp,
 #: s2hk) and from 繁體 (t2tw, t2hk).
@@ -52,6 +57,15 @@ def test_every_spelling_gets_the_same_grade(title, text):
             continue  # OpenCC's 简→繁 slipped (淚始乾 → 淚始幹): another poem for the checker
         assert summary(titles[cfg], written) == expected, cfg
         assert summary(title, written) == expected, cfg
+
+
+@pytest.mark.parametrize("a,b", [("白雲天上游", "白雲天上遊"), ("東風裊裊", "東風嫋嫋"), ("占盡風情", "佔盡風情"),
+                                 ("夢裏不知", "夢里不知"), ("淚始乾", "淚始干")])
+def test_a_line_is_read_through_its_simplified(a, b):
+    """Two 繁 spellings that 简体 writes alike are read alike, as their 简体 is: the models never see which
+    the poet (or a converter) chose."""
+    assert to_simplified(a) == to_simplified(b)
+    assert read_as_simplified(a, a) == read_as_simplified(b, b) == read_as_simplified(to_simplified(a), a)
 
 
 def test_explanations_quote_the_poem_as_written():

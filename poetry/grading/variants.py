@@ -14,8 +14,10 @@ through the same table, so the models learn and grade one form.
     >>> canonical("為") == canonical("爲"), canonical("裡") == canonical("裏"), canonical("鬥") == canonical("鬭")
     (True, True, True)
 
-A char that stands for two (a 简体 干 for 乾, 幹 or 干; a Taiwan or Hong Kong 台 for 台 or 臺) takes the form
-the trigram LMs find likeliest in its line. The explanations quote the poem as the poet wrote it
+Every line and title is read through its 简体 (``read_as_simplified``): a char that 简体 writes for several
+(干 for 乾, 幹 or 干; 游 for 游 or 遊; 里 for 里 or 裏; a Taiwan or Hong Kong 台 for 台 or 臺) takes the form
+the trigram LMs find likeliest in its line, whichever of them the poet wrote, so that nothing but the 简体
+of the written forms reaches the models. The explanations quote the poem as the poet wrote it
 (``as_written``), not the canonical form.
 """
 
@@ -27,7 +29,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Mapping
 
-from poetry.text import ParsedPoem, detect_script, to_simplified, to_traditional, traditional_candidates
+from poetry.text import ParsedPoem, detect_script, to_simplified, to_traditional
 
 #: The table of canonical forms in data/.
 FORMS_FILE = "grading_forms.tsv"
@@ -100,52 +102,63 @@ def read_for_grading(parsed: ParsedPoem, title: str | None) -> GradedText:
     >>> a.lines == b.lines and a.title == b.title
     True
     """
-    kept = [(line, alts) for line, alts in zip(parsed.lines, parsed.alternatives) if line]
+    kept = [(line, typed) for line, typed in zip(parsed.lines, parsed.original_lines) if line]
     shown = tuple(line for line, _ in kept)
-    lines = []
-    for line, alts in kept:
-        if parsed.script != "hans":  # a 繁 char is read among the forms its 简体 stands for, as 简体 input is
-            alts = tuple(_simplified_forms(ch) for ch in line)
-        options = [_forms_at(a) for a in alts]
-        lines.append(_choose(canonical(line), options) if any(len(o) > 1 for o in options) else canonical(line))
+    lines = tuple(read_as_simplified(typed, line) for line, typed in kept)
     shown_title = title
     if title:
         hans = detect_script(title) == "hans"
         converted = to_traditional(title) if hans else title
         if len(converted) == len(title):  # a 简体 title is shown in the 繁 the body is shown in
             shown_title = converted if hans or parsed.script == "hans" else title
-            title = _read_title(title, converted, hans)
-    return GradedText(tuple(lines), title, shown, shown_title)
+            title = read_as_simplified(title, converted)
+    return GradedText(lines, title, shown, shown_title)
 
 
-def _read_title(written: str, converted: str, hans: bool) -> str:
-    """A title as the models read it, whatever its script: each char set, among the forms its 简体 stands for, to
-    the one the trigram LMs find likeliest there, as a line's are (鬆 and 松 are one title, and 简体 征人怨 is
-    征人怨, where a round trip through OpenCC wrote 徵人怨, a title Tang poets never wrote).
+def read_as_simplified(typed: str, converted: str) -> str:
+    """A line or title as the models read it: through its 简体, so that every script and variant of it reads alike.
 
-    >>> _read_title("征人怨", "徵人怨", True), _read_title("徵人怨", "徵人怨", False)
+    Each char of the 简体 may stand for every canonical form that 简体 writes so (``_same_in_simplified``: 干 for
+    乾 幹 干, 游 for 游 遊, 里 for 里 裏); the trigram LMs set each, left to right, to the form likeliest in the
+    line, starting from OpenCC's phrase-aware reading of the 简体. Nothing of the written forms but their 简体
+    enters, so 繁, 简, Taiwan and Hong Kong forms read alike (a 简体 征人怨 is 征人怨, where OpenCC writes 徵人怨, a
+    title Tang poets never wrote). ``converted``: the text in 繁, of the same length, for a text OpenCC cannot
+    take char for char.
+
+    >>> read_as_simplified("征人怨", "徵人怨"), read_as_simplified("徵人怨", "徵人怨")
     ('征人怨', '征人怨')
-    >>> _read_title("長干行", "長干行", False)
+    >>> read_as_simplified("長干行", "長干行")
     '長干行'
+    >>> read_as_simplified("白云天上游", "白雲天上游") == read_as_simplified("白雲天上遊", "白雲天上遊")
+    True
     """
-    simple = written if hans else to_simplified(written)
-    back = to_traditional(simple)  # OpenCC's pick first (the round trip's), then every form the 简体 stands for
-    if len(simple) != len(written) or len(back) != len(written):
+    simple = to_simplified(typed)
+    start = canonical(to_traditional(simple))
+    if len(simple) != len(typed) or len(start) != len(typed):
         return canonical(converted)
-    options = [_forms_at((t, w) + traditional_candidates(s, t)) for w, s, t in zip(written, simple, back)]
-    return _choose(canonical(back), options) if any(len(o) > 1 for o in options) else canonical(back)
+    classes = _same_in_simplified()
+    options = [_forms_at((t,) + classes.get(s, ())) for s, t in zip(simple, start)]
+    return _choose(start, options) if any(len(o) > 1 for o in options) else start
 
 
 @cache
-def _simplified_forms(char: str) -> tuple[str, ...]:
-    """The traditional forms a 繁 char's 简体 may stand for, the char itself first (鬆 → 鬆 松: 简体 writes both
-    松), so that the models read a 繁 poem exactly as they read its 简体.
+def _same_in_simplified() -> Mapping[str, tuple[str, ...]]:
+    """简体 char → the canonical forms of the chars the models know that 简体 writes so, the char itself among
+    them when the models know it (OpenCC's phrases write 简体 澄江 as the county 澂江: the poet's 澄 stays a choice).
 
-    >>> _simplified_forms("鬆"), _simplified_forms("山")
-    (('鬆', '松'), ('山',))
+    >>> _same_in_simplified()["干"], _same_in_simplified()["游"], _same_in_simplified()["澄"]
+    (('乾', '干', '幹', '榦'), ('游', '遊'), ('澄',))
     """
-    simple = to_simplified(char)
-    return traditional_candidates(simple, chosen=char) if len(simple) == 1 else (char,)
+    from poetry.lm import load_lm
+
+    table = canonical_table()
+    known = set(load_lm().vocab) | {chr(k) for k in table} | set(table.values())
+    chars = sorted(c for c in known if len(c) == 1 and not c.isspace())
+    classes: dict[str, set[str]] = {}
+    for char, simple in zip(chars, to_simplified("\n".join(chars)).split("\n")):
+        if len(simple) == 1:
+            classes.setdefault(simple, set()).add(canonical(char))
+    return MappingProxyType({s: tuple(sorted(forms)) for s, forms in classes.items()})
 
 
 _QUOTE = re.compile(r"「([^「」]+)」")
