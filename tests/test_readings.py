@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+from poetry.checker import check_poem
 from poetry.prosody import Reading, Tone, get_rhyme_book
 from poetry.readings import doubled_pairs, fixed_readings, longest_match, word_index, word_table
 
@@ -177,3 +178,23 @@ def test_the_checker_reads_the_word_table_once():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "1"
+
+
+@pytest.mark.parametrize("text,group", [
+    ("江水三千里，家書十五行。行行無別語，只道早還鄉。", "下平七陽"),  # 袁凱《京師得家書》: 十五行, háng
+    ("蓊鬱新栽四五行，常將勁節負秋霜。爲緣春筍鑽墻破，不得垂陰覆玉堂。", "下平七陽"),  # 薛濤《竹離亭》
+    ("欲寫明妃萬里情，紫槽紅撥夜丁丁。胡沙望盡漢宮遠，月落天山聞一聲。", "下平八庚"),  # 許渾《聽琵琶》: 丁丁
+])
+def test_at_a_rhyme_foot_the_rhyme_chooses_among_the_words_ping_groups(text, group):
+    """A word fixes a foot's tone, not which of its 平 groups it rhymes in: 五行 (xíng, 庚) inside 十五行
+    (háng) had made 行 出韻 beside 鄉; the poem's other feet decide."""
+    report = check_poem(text)
+    assert report.rhyme_group == group
+    assert not [v for v in report.violations if v.kind.value == "rhyme"]
+
+
+def test_a_word_still_fixes_the_tone_of_a_foot():
+    # 德行 (conduct): 行 去聲 at a 平 foot is still out of the rhyme
+    report = check_poem("白日依山盡，黃河入海流。欲窮千里目，君家有德行。")
+    assert report.lines[3].chars[4].tone == "仄"
+    assert any(v.line == 4 and "出韻" in v.message for v in report.violations)

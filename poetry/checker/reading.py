@@ -247,9 +247,11 @@ def word_fixes(lines: list[str], table: BookTable, joined: str | None = None) ->
     words, near = table.words
     for i, places in _word_places(lines, joined, class_re(chars), near):
         line = lines[i]
+        last = len(line) - 1
         for j, reading in enumerate(cut_at(line, words, near, places)):
             if reading is not None and line[j] in chars:
-                fixes[i, j] = _fixed_entry(table, line[j], reading.group, reading.tone.value)
+                fixes[i, j] = (_foot_entry(table, line[j], reading.group) if j == last and reading.tone.value == "平"
+                               else _fixed_entry(table, line[j], reading.group, reading.tone.value))
     return fixes
 
 
@@ -299,6 +301,27 @@ def _line_places(line: str, chars: re.Pattern, near: dict) -> list[int]:
         if (p and line[p - 1 : p + 1] in near) or (p < last and line[p : p + 2] in near):
             return places
     return []
+
+
+def _foot_entry(table: BookTable, char: str, group: str) -> Entry:
+    """The Entry of a line's last char that a word reads 平 in ``group``: 平 alone, and in every 平 group of its
+    common readings when ``group`` is one of several.
+    At a rhyme foot the rhyme, not the word, chooses among them: 「家書十五行」 ends on 十五行 (fifteen lines, háng,
+    下平七陽), which the word 五行 (xíng, 下平八庚) would have made 出韻 beside 鄉 (袁凱《京師得家書》).
+
+    >>> from poetry.checker.tables import resolve_book, table_for
+    >>> sorted(_foot_entry(table_for(resolve_book("pingshui")), "行", "下平八庚").ping)
+    ['下平七陽', '下平八庚']
+    """
+    e = table.entry(char)
+    if len(e.common_ping) < 2 or group not in e.common_ping:  # one 平 group, or a rare one the word fixes (纍纍)
+        return _fixed_entry(table, char, group, "平")
+    key = (char, "平")
+    found = table.fixed.get(key)
+    if found is None:
+        groups = tuple(g for g in e.groups if g in e.common_ping)
+        found = table.fixed[key] = Entry(COMMON_PING, "平", groups, e.common_ping, e.common_ping, e.lookup)
+    return found
 
 
 def _fixed_entry(table: BookTable, char: str, group: str, tone: str) -> Entry:
