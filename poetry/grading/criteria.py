@@ -24,6 +24,7 @@ from poetry.grading.explanations import (
     explain_relevance,
     same_figure,
 )
+from poetry.grading.festivals import explain_one_day, festival_fit, festival_relevance
 from poetry.grading.measures import (
     clean_title,
     couplet_features,
@@ -32,6 +33,7 @@ from poetry.grading.measures import (
     retitled_features,
 )
 from poetry.grading.models import _logistic, _model
+from poetry.grading.rubric import criterion_bands
 from poetry.grading.title_parts import read_title
 from poetry.grading.variants import GradedText, as_written, read_for_grading
 from poetry.text import MAX_LENGTH, parse_poem
@@ -261,15 +263,22 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
     for name, faults in _faults_by_criterion(report).items():  # what fails 體不失, 平仄和暢 (rubric caps the 品)
         criteria[name]["faults"] = faults
     ct = clean_title(title)
+    festival = None
     if ct:
         occasion = read_title(ct).occasion  # X有感: 貼題 reads whether the poem answers X (旅夜, not 旅夜書懷)
         p, backed = relevance(retitled_features(f, lines, occasion) if occasion else f)
-        criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed))
+        festival = festival_fit(ct, lines)  # 歲時: 元日 answered by 爆竹、屠蘇, 中秋 not by 茱萸、黃花
+        p = festival_relevance(p, festival)
+        criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed, festival))
     else:
         criteria["貼題"] = _crit(None, "未給題目，不評貼題。")
     short = len(lines) < SHORT_POEM and "coherence_short" in crit
     p = _logistic(crit["coherence_short"] if short else crit["coherence"], f)
-    criteria["貫理"] = _crit(p, explain_coherence(p, lines, f))
+    good = criterion_bands()["貫理"][1]
+    if p < good and festival is not None and festival.one_subject(len(lines)):  # the day's customs, line after line
+        criteria["貫理"] = _crit(good, explain_one_day(festival, len(lines)))
+    else:
+        criteria["貫理"] = _crit(p, explain_coherence(p, lines, f))
     p = _logistic(crit["ends"], f)
     criteria["首尾貫通"] = _crit(p, explain_ends(p, lines, criteria["貫理"]["score"]))
     criteria["聯句切當"] = _couplet_criterion(lines)

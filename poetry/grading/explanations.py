@@ -20,6 +20,7 @@ from typing import Mapping
 import numpy as np
 
 from poetry.grading.duizhang import NOUNS, duilei, facing_words, unlike_places
+from poetry.grading.festivals import FestivalFit, explain_festival
 from poetry.grading.measures import (
     _cos,
     _text_vector,
@@ -192,10 +193,12 @@ def explain_ends(p: float, lines: list[str], coherence: float | None = None) -> 
     return "未見首尾以同類的意象相應。"
 
 
-def explain_relevance(p: float, title: str, lines: list[str], backed: float | None = None) -> str:
+def explain_relevance(p: float, title: str, lines: list[str], backed: float | None = None,
+                      festival: FestivalFit | None = None) -> str:
     """貼題 in words: which of the title's words the body answers and where (title_meaning.answers, in the title's
     topical part: title_parts.read_title), the title's characters it writes, and whether they are backed by
-    the rest of the poem (``backed``: the rescue calibrator's probability, None when the body writes none).
+    the rest of the poem (``backed``: the rescue calibrator's probability, None when the body writes none); a
+    festival's customs that answer the title, or another festival's that the poem writes instead (``festival``).
 
     >>> explain_relevance(0.9, "對雪", ["六出飛花入戶時", "坐看青竹變瓊枝", "如今好上高樓望", "蓋盡人間惡路岐"])[:8]
     '題中「雪」，詩以'
@@ -207,12 +210,15 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
             return f"題目「{title}」不限題材，貼題只作參考。"
         # 次韻子由, 三衢道中: the occasion, the person, the place, the day
         return f"題目「{title}」只記{recorded(parts)}，不限題材，貼題只作參考。"
+    if festival is not None and festival.other:  # 茱萸、黃花 under 中秋: another festival's poem
+        return explain_festival(festival)
     asked = parts.asked  # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日)
     hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
     found = [a for a in answers(asked, lines) if a.pmi >= ANSWER_PMI]
     said = "；".join(f"題中「{a.unit}」，詩以「{a.char}」應之（「{a.line}」）" for a in found)
-    said = said + "；" if said else ""
-    if hits and backed is not None and backed < UNBACKED_BELOW:
+    said = explain_festival(festival) + (said + "；" if said else "")
+    answered = festival is not None and festival.answered  # the day's customs answer it: no 未及題意
+    if hits and backed is not None and backed < UNBACKED_BELOW and not answered:
         where = next(x for x in lines if hits[0] in x)
         return (f"{said}題中「{'、'.join(hits[:4])}」只在字面上見於「{where}」，其餘詩句未及題意"
                 f"{'，似離題' if band is Band.POOR else ''}。")

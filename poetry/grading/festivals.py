@@ -1,0 +1,182 @@
+"""歲時: a title that names a festival, and the customs and images by which a poem answers it.
+
+A 詩伯 reads 元日 as 爆竹、屠蘇、桃符, 九日 as 茱萸、黃花、登高, 七夕 as 牛女、鵲橋: a festival poem answers its
+title by the day's customs, seldom by writing its name, and a poem of 茱萸 and 黃花 under 中秋 is a 重陽 poem under
+another festival's title. data/festivals.json (scripts/build_festivals.py) lists each festival's names and the signs
+that Tang verse bears out, with how often the other poems write each (per thousand). A sign at most SPECIFIC there
+answers a festival alone; commoner signs (燈 of 上元, 鵲 and 橋 of 七夕) answer it two together. A poem is read as
+another festival's only on firmer ground (``_strong``): two of its specific signs that Tang poems of it write.
+
+    >>> fit = festival_fit("元日", ["爆竹聲中一歲除", "春風送暖入屠蘇", "千門萬戶曈曈日", "總把新桃換舊符"])
+    >>> fit.festival, fit.answered, fit.signs[:3]
+    ('元日', True, ('爆竹', '一歲除', '屠蘇'))
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Mapping
+
+from poetry.data import data_path
+
+#: A sign that the poems not of the festival write at most this often (per thousand) answers it alone.
+SPECIFIC = 1.0
+#: 貼題 of a poem that answers its festival by the day's customs: at least the median Tang poem's under its own title
+#: (0.754), as a poem answering the occasion of its feeling's title (measures.OCCASION_ANSWERED).
+ANSWERED = 0.75
+#: 貼題 of a poem that answers another festival by two of its specific signs and its own by none: under the 離題 line
+#: (rubric 貼題_floor 0.1).
+OTHER = 0.05
+#: Festivals of one season, whose poems share their signs (除夕 and 元日 both write 新年 and 守歲; 寒食 and 清明
+#: 禁火 and 新火): a sign of one under the other's title is no mistaken festival.
+SEASONS = (frozenset({"除夕", "元日", "人日", "上元"}), frozenset({"社日", "寒食", "清明", "上巳"}))
+
+
+@dataclass(frozen=True)
+class FestivalFit:
+    """The festival a title names, the signs of it the poem writes (``signs``, in the poem's order) and whether they
+    answer it (``answered``); ``other``: another festival the poem answers instead, with its signs."""
+
+    festival: str
+    signs: tuple[str, ...] = ()
+    answered: bool = False
+    other: str = ""
+    other_signs: tuple[str, ...] = ()
+    named: str = ""  #: the festival as the title writes it (九月九日, 元夕)
+    lines: tuple[int, ...] = ()  #: the lines that write a sign of it
+
+    def one_subject(self, n_lines: int) -> bool:
+        """Whether the festival's customs run through the poem: answered, and written in at least half its lines
+        (two at least), so that its lines talk of one thing, the day (元日: 爆竹, 屠蘇, 曈曈日, 新桃換舊符).
+
+        >>> festival_fit("元日", ["爆竹聲中一歲除", "春風送暖入屠蘇"]).one_subject(2)
+        True
+        """
+        return self.answered and len(self.lines) >= max(2, (n_lines + 1) // 2)
+
+
+@cache
+def _festivals() -> tuple[tuple[str, re.Pattern[str], Mapping[str, Any]], ...]:
+    """(name, the expression of its names in a title, its signs) of each festival of data/festivals.json."""
+    import json
+
+    with open(data_path("festivals.json"), encoding="utf-8") as fh:
+        data = json.load(fh)["festivals"]
+    return tuple((name, re.compile("|".join(f["names"])), f["signs"]) for name, f in data.items())
+
+
+def festival_of(title: str | None) -> str:
+    """The festival a title names ("" for none): 九日 and 重九 are 重陽, 十九日 is a date.
+
+    >>> festival_of("九月九日憶山東兄弟"), festival_of("京都元夕"), festival_of("十九日"), festival_of("上元夫人")
+    ('重陽', '上元', '', '')
+    """
+    return _named(title)[0]
+
+
+def _named(title: str | None) -> tuple[str, str]:
+    """(the festival a title names, as the title writes it), or ("", "")."""
+    for name, names, _ in _festivals() if title else ():
+        if found := names.search(title):
+            return name, found.group()
+    return "", ""
+
+
+def _signs(signs: Mapping[str, Any], text: str) -> tuple[list[str], bool]:
+    """The signs written in ``text`` (longest first, each place read once) and whether they answer the festival."""
+    found, taken = [], text
+    for sign in sorted(signs, key=len, reverse=True):
+        if sign in taken:
+            found.append(sign)
+            taken = taken.replace(sign, "\0" * len(sign))
+    found.sort(key=text.find)
+    return found, any(signs[s]["elsewhere"] <= SPECIFIC for s in found) or len(found) >= 2
+
+
+def _strong(signs: Mapping[str, Any], found: list[str]) -> bool:
+    """Whether ``found`` holds two specific signs that Tang poems of the festival write (not only rare ones
+    elsewhere): moon words stand in poems of every festival night, so one 嫦娥 makes no 中秋 poem."""
+    return sum(signs[s]["elsewhere"] <= SPECIFIC and signs[s]["poems"] >= 2 for s in found) >= 2
+
+
+def festival_fit(title: str | None, lines: list[str]) -> FestivalFit | None:
+    """How a poem answers the festival its title names (None when the title names none): its signs, and another
+    festival (not of the same season) it answers instead when it answers its own by none.
+
+    >>> festival_fit("中秋", ["九日登高望", "茱萸插鬢斜", "黃花滿地開", "遙憶故園家"]).other
+    '重陽'
+    >>> festival_fit("春望", ["國破山河在"]) is None
+    True
+    """
+    festival, named = _named(title)
+    if not festival:
+        return None
+    text = "\n".join(lines)
+    table = {name: signs for name, _, signs in _festivals()}
+    mine, answered = _signs(table[festival], text)
+    if mine:
+        holding = tuple(i for i, line in enumerate(lines) if _signs(table[festival], line)[0])
+        return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding)
+    season = next((s for s in SEASONS if festival in s), frozenset({festival}))
+    for name, signs in table.items():
+        if name not in season:
+            theirs, _ = _signs(signs, text)
+            if _strong(signs, theirs):
+                return FestivalFit(festival, (), False, name, tuple(theirs), named)
+    return FestivalFit(festival, named=named)
+
+
+def festival_relevance(relevance: float, fit: FestivalFit | None) -> float:
+    """貼題 with the festival's evidence: raised to ANSWERED when the poem answers the festival its title names,
+    lowered to OTHER when it answers another festival instead; as it was otherwise.
+
+    >>> festival_relevance(0.05, festival_fit("元日", ["爆竹聲中一歲除"])), festival_relevance(0.05, None)
+    (0.75, 0.05)
+    """
+    if fit is None:
+        return relevance
+    if fit.answered:
+        return max(relevance, ANSWERED)
+    if fit.other:
+        return min(relevance, OTHER)
+    return relevance
+
+
+def explain_festival(fit: FestivalFit | None) -> str:
+    """What the festival's evidence says, in words ("" when the title names no festival or nothing was found).
+
+    >>> explain_festival(festival_fit("元日", ["爆竹聲中一歲除", "春風送暖入屠蘇"]))
+    '題中「元日」，詩寫「爆竹」「一歲除」「屠蘇」，皆元日之事；'
+    >>> explain_festival(festival_fit("九月九日", ["遙知兄弟登高處", "遍插茱萸少一人"]))
+    '題中「九月九日」（重陽），詩寫「登高」「插」「茱萸」，皆重陽之事；'
+    """
+    if fit is None:
+        return ""
+    day = f"「{fit.named}」" + ("" if fit.named == fit.festival else f"（{fit.festival}）")
+    if fit.answered:
+        return f"題中{day}，詩寫{_quoted(fit.festival, fit.signs)}，皆{fit.festival}之事；"
+    if fit.other:
+        return f"詩寫{_quoted(fit.other, fit.other_signs)}，是{fit.other}之事，與題中{day}不合，似離題。"
+    return ""
+
+
+def _quoted(festival: str, signs: tuple[str, ...]) -> str:
+    """The three most telling of a festival's signs (the rarest elsewhere first), each in 「」, in the poem's order."""
+    table = {name: s for name, _, s in _festivals()}[festival]
+    shown = sorted(signs, key=lambda s: table[s]["elsewhere"])[:3]
+    return "".join(f"「{s}」" for s in signs if s in shown)
+
+
+def explain_one_day(fit: FestivalFit, n_lines: int) -> str:
+    """貫理 in words when the festival's customs run through the poem (``FestivalFit.one_subject``).
+
+    >>> lines = ["爆竹聲中一歲除", "春風送暖入屠蘇", "千門萬戶曈曈日", "總把新桃換舊符"]
+    >>> explain_one_day(festival_fit("元日", lines), 4)
+    '四句皆寫元日之事（「爆竹」「一歲除」「舊符」），一意貫串。'
+    """
+    from poetry.checker.analysis import cn_numeral
+
+    lines = "皆" if len(fit.lines) == n_lines else f"之中{cn_numeral(len(fit.lines))}句"
+    return f"{cn_numeral(n_lines)}句{lines}寫{fit.festival}之事（{_quoted(fit.festival, fit.signs)}），一意貫串。"

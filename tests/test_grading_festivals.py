@@ -1,0 +1,44 @@
+"""歲時: festival titles answered by the day's customs (poetry.grading.festivals, data/festivals.json)."""
+
+import pytest
+
+from poetry.grading import grade_poem
+from poetry.grading.festivals import festival_fit, festival_of
+
+
+@pytest.mark.parametrize("title,festival", [
+    ("九月九日憶山東兄弟", "重陽"), ("重九登高", "重陽"), ("京都元夕", "上元"), ("正月十五夜", "上元"),
+    ("除夜作", "除夕"), ("清明", "清明"), ("端午", "端午"), ("七夕", "七夕"),
+    ("十九日", ""), ("二十九日夜", ""), ("上元夫人", ""), ("春望", ""),
+])
+def test_a_title_names_its_festival(title, festival):
+    assert festival_of(title) == festival
+
+
+@pytest.mark.parametrize("title,text", [
+    ("清明", "清明時節雨紛紛，路上行人欲斷魂。借問酒家何處有，牧童遙指杏花村。"),  # 杜牧: 斷魂
+    ("九月九日憶山東兄弟", "獨在異鄉爲異客，每逢佳節倍思親。遙知兄弟登高處，遍插茱萸少一人。"),  # 王維
+    ("七夕", "銀燭秋光冷畫屏，輕羅小扇撲流螢。天階夜色涼如水，臥看牽牛織女星。"),  # 杜牧《秋夕》 under 七夕
+])
+def test_a_festival_poem_is_credited_by_its_customs(title, text):
+    g = grade_poem(text, title=title)
+    assert festival_fit(title, g.lines).answered
+    assert g.criteria["貼題"]["score"] >= 0.75 and "之事" in g.criteria["貼題"]["explanation"]
+
+
+def test_moon_words_make_no_other_festival():
+    """蘇軾《中秋月》 writes 銀漢 and 玉盤, images of every festival night: it is neither credited nor called 七夕's."""
+    fit = festival_fit("中秋月", "暮雲收盡溢清寒，銀漢無聲轉玉盤。此生此夜不長好，明月明年何處看。".replace("。", "，").split("，"))
+    assert fit is not None and not fit.other
+
+
+def test_another_festivals_poem_under_a_festival_title_is_off_it():
+    text = "遙知兄弟登高處，遍插茱萸少一人。菊花須插滿頭歸，落帽龍山醉不知。"
+    g = grade_poem(text, title="端午")
+    assert festival_fit("端午", g.lines).other == "重陽"
+    assert g.grade in ("下品", "荒牌") and any("重陽之事" in r for r in g.reasons)
+
+
+def test_the_same_poem_under_its_own_festival_is_not():
+    text = "遙知兄弟登高處，遍插茱萸少一人。菊花須插滿頭歸，落帽龍山醉不知。"
+    assert grade_poem(text, title="重陽").criteria["貼題"]["score"] >= 0.75
