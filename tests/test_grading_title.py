@@ -64,3 +64,13 @@ def test_explanation_of_a_retitled_jumble_says_the_word_stands_alone():
     # claims14: its backing (0.18) is as weak as one 唐詩三百首 poem in ten shows, too common to claim 未及題意 (only
     # below 0.04, the 2% point); the words point at where the title stands and no longer praise 切合
     assert "見於「寒燈獨可親」" in words and "切合" not in words, words
+
+
+def test_a_character_of_a_title_word_answers_only_within_it():
+    """春日懷人 asks 春日 and 懷人: its 日 alone is the 日 of 九日, which 重陽 poems answer with 菊, and 王禹偁's
+    autumn 村行 under it had been told 「日」 was answered by 「菊」."""
+    from poetry.grading.title_meaning import answers
+
+    lines = ["馬穿山徑菊初黃", "信馬悠悠野興長", "萬壑有聲含晚籟", "數峰無語立斜陽"]
+    assert not [a for a in answers("春日懷人", lines) if a.unit in "春日懷人" and len(a.unit) == 1]
+    assert [a.unit for a in answers("對雪", ["六出飛花入戶時", "坐看青竹變瓊枝"], k=1)] == ["雪"]

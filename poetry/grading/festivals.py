@@ -156,7 +156,8 @@ def explain_festival(fit: FestivalFit | None) -> str:
         return ""
     day = f"「{fit.named}」" + ("" if fit.named == fit.festival else f"（{fit.festival}）")
     if fit.answered:
-        return f"題中{day}，詩寫{_quoted(fit.festival, fit.signs)}，皆{fit.festival}之事；"
+        every = "皆" if len(fit.signs) > 1 else "是"
+        return f"題中{day}，詩寫{_quoted(fit.festival, fit.signs)}，{every}{fit.festival}之事；"
     if fit.other:
         return f"詩寫{_quoted(fit.other, fit.other_signs)}，是{fit.other}之事，與題中{day}不合，似離題。"
     return ""
