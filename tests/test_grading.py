@@ -373,3 +373,18 @@ def test_the_weakest_criterion_named_is_below_its_good_band():
                     named += 1
                     assert float(score) < bands[crit][1], (p["title"], reason)
     assert named >= 5  # the reason is still given where a criterion falls short
+
+
+def test_a_turn_that_reads_as_a_break_does_not_keep_a_poem_from_shangpin():
+    """貫理 reads a turn (轉) as a break: under 0.5 but above its poor band, it no longer bars 上品 (王冕《白梅》,
+    楊萬里《閑居初夏午睡起》); in its poor band it still does."""
+    from poetry.grading.rubric import band_of, criterion_bands
+
+    poor, good = criterion_bands()["貫理"]
+    met = {n: {"score": 0.95} for n in ("貼題", "一氣呵成", "平仄和暢", "語句清新")}
+    met["聯句切當"] = {"score": 0.9, "fault": False}
+    turned = dict(met, 貫理={"score": (poor + 0.5) / 2})
+    broken = dict(met, 貫理={"score": poor * 0.9})
+    assert band_of("貫理", turned["貫理"]["score"]).value == "fair"
+    assert suggest_grade(0.9, turned)[0] == "上品"
+    assert suggest_grade(0.9, broken)[0] == "中品"
