@@ -28,8 +28,8 @@ def test_a_festival_poem_is_credited_by_its_customs(title, text):
 
 def test_moon_words_make_no_other_festival():
     """蘇軾《中秋月》 writes 銀漢 and 玉盤, images of every festival night: it is neither credited nor called 七夕's."""
-    fit = festival_fit("中秋月", "暮雲收盡溢清寒，銀漢無聲轉玉盤。此生此夜不長好，明月明年何處看。".replace("。", "，").split("，"))
-    assert fit is not None and not fit.other
+    fit = festival_fit("中秋月", ["暮雲收盡溢清寒", "銀漢無聲轉玉盤", "此生此夜不長好", "明月明年何處看"])
+    assert fit is not None and fit.festival == "中秋" and not fit.other and not fit.answered
 
 
 def test_another_festivals_poem_under_a_festival_title_is_off_it():
