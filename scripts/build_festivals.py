@@ -31,6 +31,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import build_grading as build  # noqa: E402
 import tang_corpus  # noqa: E402
 
+from poetry.text import to_simplified  # noqa: E402
+
 OUT = ROOT / "data" / "festivals.json"
 #: A sign is kept when at least this many poems of the festival write it ...
 MIN_POEMS = 2
@@ -53,7 +55,7 @@ FESTIVALS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
              ("禁火", "禁煙", "新火", "榆", "冷食", "鞦韆", "秋千", "踏青", "清明", "傳蠟燭", "五侯", "寒食",
               "梨花", "插柳", "斷火", "無火", "改火", "餳", "鬥雞")),
     "清明": (("清明",), ("新火", "寒食", "踏青", "掃墓", "上墳", "紙錢", "鞦韆", "秋千", "杏花", "斷魂", "墓", "冢",
-                         "榆", "禁火", "祭", "纸灰", "插柳", "梨花")),
+                         "榆", "禁火", "祭", "紙灰", "插柳", "梨花")),
     "上巳": (("上巳", "三月三日", "修禊", "禊"), ("禊", "曲水", "流觴", "蘭亭", "祓", "水濱", "麗人", "浮觴",
                                              "羽觴", "蘭", "洛濱", "三月三")),
     "端午": (("端午", "端陽", "重五", "端五", "五月五日", "天中節", "午日"),
@@ -87,16 +89,18 @@ def measure_festivals(corpus: Path) -> dict:
     poems = build.load_corpus(corpus)
     anthology = build.load_anthology(corpus)
     train, _ = build.split_corpus(poems, build.heldout_matches(poems, anthology))
-    bodies = [(poems[i]["title"], "".join(poems[i]["lines"])) for i in train]
+    # titles and bodies in 简体, as poetry.grading.festivals matches them (粽 and 糉, 秋千 and 鞦韆 alike)
+    bodies = [(to_simplified(poems[i]["title"]), to_simplified("\n".join(poems[i]["lines"]))) for i in train]
     out = {}
     for name, (names, signs) in FESTIVALS.items():
-        pattern = title_pattern(names)
+        pattern = title_pattern(tuple(to_simplified(n) for n in names))
         mine = [body for title, body in bodies if pattern.search(title)]
         rest = [body for title, body in bodies if not pattern.search(title)]
         kept, dropped = {}, []
         for sign in dict.fromkeys(signs):
-            n_mine = sum(sign in body for body in mine)
-            n_rest = sum(sign in body for body in rest)
+            simple = to_simplified(sign)
+            n_mine = sum(simple in body for body in mine)
+            n_rest = sum(simple in body for body in rest)
             lift = (n_mine / max(len(mine), 1)) / ((n_rest + 1) / (len(rest) + 1))
             elsewhere = n_rest / max(len(rest), 1)
             attested = n_mine >= MIN_POEMS and lift >= LIFT

@@ -42,3 +42,11 @@ def test_another_festivals_poem_under_a_festival_title_is_off_it():
 def test_the_same_poem_under_its_own_festival_is_not():
     text = "遙知兄弟登高處，遍插茱萸少一人。菊花須插滿頭歸，落帽龍山醉不知。"
     assert grade_poem(text, title="重陽").criteria["貼題"]["score"] >= 0.75
+
+
+@pytest.mark.parametrize("text", ["競渡龍舟急，分糉角黍香。", "竞渡龙舟急，分粽角黍香。", "競渡龍舟急，分粽角黍香。"])
+def test_signs_are_read_in_every_script_and_form(text):
+    """粽 and 糉, 龍 and 龙: a festival's customs are matched in 简体, as the grading reads the poem."""
+    g = grade_poem(text, title="端午")
+    fit = festival_fit("端午", list(g.lines))
+    assert fit.answered and fit.signs == ("競渡", "龍舟", "粽", "角黍"), fit

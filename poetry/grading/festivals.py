@@ -59,12 +59,18 @@ class FestivalFit:
 
 @cache
 def _festivals() -> tuple[tuple[str, re.Pattern[str], Mapping[str, Any]], ...]:
-    """(name, the expression of its names in a title, its signs) of each festival of data/festivals.json."""
+    """(name, the expression of its names in a title, its signs) of each festival of data/festivals.json, each
+    sign with its 简体 (``simple``): titles and poems are matched in 简体, so that every script and variant form of
+    them (粽 糉, 鬥 鬬, 秋千 鞦韆) reads alike."""
     import json
+
+    from poetry.text import to_simplified
 
     with open(data_path("festivals.json"), encoding="utf-8") as fh:
         data = json.load(fh)["festivals"]
-    return tuple((name, re.compile("|".join(f["names"])), f["signs"]) for name, f in data.items())
+    return tuple((name, re.compile(to_simplified("|".join(f["names"]))),
+                  {sign: dict(info, simple=to_simplified(sign)) for sign, info in f["signs"].items()})
+                 for name, f in data.items())
 
 
 def festival_of(title: str | None) -> str:
@@ -78,20 +84,25 @@ def festival_of(title: str | None) -> str:
 
 def _named(title: str | None) -> tuple[str, str]:
     """(the festival a title names, as the title writes it), or ("", "")."""
+    from poetry.text import to_simplified
+
+    simple = to_simplified(title) if title else ""
     for name, names, _ in _festivals() if title else ():
-        if found := names.search(title):
-            return name, found.group()
+        if found := names.search(simple):
+            return name, title[found.start():found.end()] if len(simple) == len(title) else found.group()
     return "", ""
 
 
 def _signs(signs: Mapping[str, Any], text: str) -> tuple[list[str], bool]:
-    """The signs written in ``text`` (longest first, each place read once) and whether they answer the festival."""
+    """The signs written in ``text`` (in 简体; longest first, each place read once) and whether they answer the
+    festival."""
     found, taken = [], text
     for sign in sorted(signs, key=len, reverse=True):
-        if sign in taken:
+        simple = signs[sign]["simple"]
+        if simple in taken:
             found.append(sign)
-            taken = taken.replace(sign, "\0" * len(sign))
-    found.sort(key=text.find)
+            taken = taken.replace(simple, "\0" * len(simple))
+    found.sort(key=lambda sign: text.find(signs[sign]["simple"]))
     return found, any(signs[s]["elsewhere"] <= SPECIFIC for s in found) or len(found) >= 2
 
 
@@ -110,14 +121,17 @@ def festival_fit(title: str | None, lines: list[str]) -> FestivalFit | None:
     >>> festival_fit("春望", ["國破山河在"]) is None
     True
     """
+    from poetry.text import to_simplified
+
     festival, named = _named(title)
     if not festival:
         return None
-    text = "\n".join(lines)
+    simple = [to_simplified(line) for line in lines]
+    text = "\n".join(simple)
     table = {name: signs for name, _, signs in _festivals()}
     mine, answered = _signs(table[festival], text)
     if mine:
-        holding = tuple(i for i, line in enumerate(lines) if _signs(table[festival], line)[0])
+        holding = tuple(i for i, line in enumerate(simple) if _signs(table[festival], line)[0])
         return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding)
     season = next((s for s in SEASONS if festival in s), frozenset({festival}))
     for name, signs in table.items():
