@@ -101,7 +101,9 @@ GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "�
                             # a poem called a poem, and the Chan verse on old cases: no subject a word list can read
                             "詩", "頌古", "偈頌", "偈",
                             # on history: the person or the event is the poem's to choose (高適《詠史》, 綈袍 and 范叔)
-                            "詠史"})
+                            "詠史",
+                            # written at random, set down by chance (蘇軾《縱筆》, 賀知章's 偶書): no subject asked
+                            "縱筆", "放言", "漫書", "偶書", "漫題"})
 
 
 def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:
