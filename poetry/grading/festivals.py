@@ -46,6 +46,7 @@ class FestivalFit:
     other_signs: tuple[str, ...] = ()
     named: str = ""  #: the festival as the title writes it (九月九日, 元夕)
     lines: tuple[int, ...] = ()  #: the lines that write a sign of it
+    where: str = ""  #: the first line that writes a sign (of the festival, or of the other one)
 
     def one_subject(self, n_lines: int) -> bool:
         """Whether the festival's customs run through the poem: answered, and written in at least half its lines
@@ -132,13 +133,14 @@ def festival_fit(title: str | None, lines: list[str]) -> FestivalFit | None:
     mine, answered = _signs(table[festival], text)
     if mine:
         holding = tuple(i for i, line in enumerate(simple) if _signs(table[festival], line)[0])
-        return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding)
+        return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding, where=lines[holding[0]])
     season = next((s for s in SEASONS if festival in s), frozenset({festival}))
     for name, signs in table.items():
         if name not in season:
             theirs, _ = _signs(signs, text)
             if _strong(signs, theirs):
-                return FestivalFit(festival, (), False, name, tuple(theirs), named)
+                where = next(line for line, sl in zip(lines, simple) if _signs(signs, sl)[0])
+                return FestivalFit(festival, (), False, name, tuple(theirs), named, where=where)
     return FestivalFit(festival, named=named)
 
 
@@ -162,18 +164,19 @@ def explain_festival(fit: FestivalFit | None) -> str:
     """What the festival's evidence says, in words ("" when the title names no festival or nothing was found).
 
     >>> explain_festival(festival_fit("元日", ["爆竹聲中一歲除", "春風送暖入屠蘇"]))
-    '題中「元日」，詩寫「爆竹」「一歲除」「屠蘇」，皆元日之事；'
+    '題中「元日」，詩寫「爆竹」「一歲除」「屠蘇」（「爆竹聲中一歲除」），皆元日之事；'
     >>> explain_festival(festival_fit("九月九日", ["遙知兄弟登高處", "遍插茱萸少一人"]))
-    '題中「九月九日」（重陽），詩寫「登高」「插」「茱萸」，皆重陽之事；'
+    '題中「九月九日」（重陽），詩寫「登高」「插」「茱萸」（「遙知兄弟登高處」），皆重陽之事；'
     """
     if fit is None:
         return ""
     day = f"「{fit.named}」" + ("" if fit.named == fit.festival else f"（{fit.festival}）")
     if fit.answered:
         every = "皆" if len(fit.signs) > 1 else "是"
-        return f"題中{day}，詩寫{_quoted(fit.festival, fit.signs)}，{every}{fit.festival}之事；"
+        return f"題中{day}，詩寫{_quoted(fit.festival, fit.signs)}（「{fit.where}」），{every}{fit.festival}之事；"
     if fit.other:
-        return f"詩寫{_quoted(fit.other, fit.other_signs)}，是{fit.other}之事，與題中{day}不合，似離題。"
+        return (f"詩寫{_quoted(fit.other, fit.other_signs)}（「{fit.where}」），是{fit.other}之事，"
+                f"與題中{day}不合，似離題。")
     return ""
 
 
