@@ -1,4 +1,5 @@
-"""歲時: a title that names a festival, and the customs and images by which a poem answers it.
+"""歲時: a title that names a festival (or an occasion of a life: 哀挽, 祝壽), and the customs and images by which a
+poem answers it.
 
 A 詩伯 reads 元日 as 爆竹、屠蘇、桃符, 九日 as 茱萸、黃花、登高, 七夕 as 牛女、鵲橋: a festival poem answers its
 title by the day's customs, seldom by writing its name, and a poem of 茱萸 and 黃花 under 中秋 is a 重陽 poem under
@@ -74,6 +75,16 @@ def _festivals() -> tuple[tuple[str, re.Pattern[str], Mapping[str, Any]], ...]:
                  for name, f in data.items())
 
 
+@cache
+def _occasions() -> frozenset[str]:
+    """The entries of data/festivals.json that are occasions of a life (哀挽, 祝壽), credited only: never read as
+    another festival, nor another read in their stead."""
+    import json
+
+    with open(data_path("festivals.json"), encoding="utf-8") as fh:
+        return frozenset(name for name, f in json.load(fh)["festivals"].items() if f.get("occasion"))
+
+
 def festival_of(title: str | None) -> str:
     """The festival a title names ("" for none): 九日 and 重九 are 重陽, 十九日 is a date.
 
@@ -134,9 +145,11 @@ def festival_fit(title: str | None, lines: list[str]) -> FestivalFit | None:
     if mine:
         holding = tuple(i for i, line in enumerate(simple) if _signs(table[festival], line)[0])
         return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding, where=lines[holding[0]])
+    if festival in _occasions():  # an elegy may recall a feast day: only credited
+        return FestivalFit(festival, named=named)
     season = next((s for s in SEASONS if festival in s), frozenset({festival}))
     for name, signs in table.items():
-        if name not in season:
+        if name not in season and name not in _occasions():
             theirs, _ = _signs(signs, text)
             if _strong(signs, theirs):
                 where = next(line for line, sl in zip(lines, simple) if _signs(signs, sl)[0])
