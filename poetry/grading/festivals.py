@@ -18,9 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from poetry.data import data_path
+from poetry.text import to_simplified
 
 #: A sign that the poems not of the festival write at most this often (per thousand) answers it alone.
 SPECIFIC = 1.0
@@ -59,30 +61,32 @@ class FestivalFit:
         return self.answered and len(self.lines) >= max(2, (n_lines + 1) // 2)
 
 
-@cache
-def _festivals() -> tuple[tuple[str, re.Pattern[str], Mapping[str, Any]], ...]:
-    """(name, the expression of its names in a title, its signs) of each festival of data/festivals.json, each
-    sign with its 简体 (``simple``): titles and poems are matched in 简体, so that every script and variant form of
-    them (粽 糉, 鬥 鬬, 秋千 鞦韆) reads alike."""
-    import json
+@dataclass(frozen=True)
+class _Day:
+    """One entry of data/festivals.json: its name, the expression of its names in a title (in 简体), its signs, each
+    with its 简体 (``simple``), and whether it is an occasion of a life (哀挽, 祝壽: credited only, never read as
+    another festival, nor another read in its stead)."""
 
-    from poetry.text import to_simplified
+    name: str
+    names: re.Pattern[str]
+    signs: Mapping[str, Any]
+    occasion: bool
+
+
+@cache
+def _days() -> Mapping[str, _Day]:
+    """The festivals and occasions of data/festivals.json by name, festivals first. Titles and poems are matched in
+    简体, so that every script and variant form of them (粽 糉, 鬥 鬬, 秋千 鞦韆) reads alike."""
+    import json
 
     with open(data_path("festivals.json"), encoding="utf-8") as fh:
         data = json.load(fh)["festivals"]
-    return tuple((name, re.compile(to_simplified("|".join(f["names"]))),
-                  {sign: dict(info, simple=to_simplified(sign)) for sign, info in f["signs"].items()})
-                 for name, f in data.items())
-
-
-@cache
-def _occasions() -> frozenset[str]:
-    """The entries of data/festivals.json that are occasions of a life (哀挽, 祝壽), credited only: never read as
-    another festival, nor another read in their stead."""
-    import json
-
-    with open(data_path("festivals.json"), encoding="utf-8") as fh:
-        return frozenset(name for name, f in json.load(fh)["festivals"].items() if f.get("occasion"))
+    days = {}
+    for name, f in data.items():
+        signs = {sign: dict(info, simple=to_simplified(sign)) for sign, info in f["signs"].items()}
+        names = re.compile(to_simplified("|".join(f["names"])))
+        days[name] = _Day(name, names, MappingProxyType(signs), bool(f.get("occasion")))
+    return MappingProxyType(days)
 
 
 def festival_of(title: str | None) -> str:
@@ -96,12 +100,10 @@ def festival_of(title: str | None) -> str:
 
 def _named(title: str | None) -> tuple[str, str]:
     """(the festival a title names, as the title writes it), or ("", "")."""
-    from poetry.text import to_simplified
-
     simple = to_simplified(title) if title else ""
-    for name, names, _ in _festivals() if title else ():
-        if found := names.search(simple):
-            return name, title[found.start():found.end()] if len(simple) == len(title) else found.group()
+    for day in _days().values() if title else ():
+        if found := day.names.search(simple):
+            return day.name, title[found.start():found.end()] if len(simple) == len(title) else found.group()
     return "", ""
 
 
@@ -133,27 +135,25 @@ def festival_fit(title: str | None, lines: list[str]) -> FestivalFit | None:
     >>> festival_fit("春望", ["國破山河在"]) is None
     True
     """
-    from poetry.text import to_simplified
-
     festival, named = _named(title)
     if not festival:
         return None
     simple = [to_simplified(line) for line in lines]
     text = "\n".join(simple)
-    table = {name: signs for name, _, signs in _festivals()}
-    mine, answered = _signs(table[festival], text)
+    days = _days()
+    mine, answered = _signs(days[festival].signs, text)
     if mine:
-        holding = tuple(i for i, line in enumerate(simple) if _signs(table[festival], line)[0])
+        holding = tuple(i for i, line in enumerate(simple) if _signs(days[festival].signs, line)[0])
         return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding, where=lines[holding[0]])
-    if festival in _occasions():  # an elegy may recall a feast day: only credited
+    if days[festival].occasion:  # an elegy may recall a feast day: only credited
         return FestivalFit(festival, named=named)
     season = next((s for s in SEASONS if festival in s), frozenset({festival}))
-    for name, signs in table.items():
-        if name not in season and name not in _occasions():
-            theirs, _ = _signs(signs, text)
-            if _strong(signs, theirs):
-                where = next(line for line, sl in zip(lines, simple) if _signs(signs, sl)[0])
-                return FestivalFit(festival, (), False, name, tuple(theirs), named, where=where)
+    for day in days.values():
+        if day.name not in season and not day.occasion:
+            theirs, _ = _signs(day.signs, text)
+            if _strong(day.signs, theirs):
+                where = next(line for line, sl in zip(lines, simple) if _signs(day.signs, sl)[0])
+                return FestivalFit(festival, (), False, day.name, tuple(theirs), named, where=where)
     return FestivalFit(festival, named=named)
 
 
@@ -195,7 +195,7 @@ def explain_festival(fit: FestivalFit | None) -> str:
 
 def _quoted(festival: str, signs: tuple[str, ...]) -> str:
     """The three most telling of a festival's signs (the rarest elsewhere first), each in 「」, in the poem's order."""
-    table = {name: s for name, _, s in _festivals()}[festival]
+    table = _days()[festival].signs
     shown = sorted(signs, key=lambda s: table[s]["elsewhere"])[:3]
     return "".join(f"「{s}」" for s in signs if s in shown)
 
