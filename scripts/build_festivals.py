@@ -78,6 +78,19 @@ FESTIVALS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+#: 人事: occasions of a life whose titles ask their matter as a festival's do: a mourning (挽詞, 哭X, 悼X) and a
+#: birthday (壽X, X生日). Credited only, never read as another's: an elegy may recall a feast, a birthday a loss.
+OCCASIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "哀挽": (("挽", "輓", "哭", "悼", "誄"),
+             ("泉下", "黃泉", "九泉", "夜臺", "泉臺", "窀穸", "佳城", "薤露", "蒿里", "丹旐", "旐", "銘旌", "幽壤",
+              "松楸", "宿草", "白楊", "埋玉", "玉樓", "修文", "騎箕", "人琴", "九原", "遺像", "音容", "長眠", "殯",
+              "奠", "歿", "逝", "慟", "墓", "墳", "靈", "柩", "喪", "挽", "輓", "哭", "淚", "泣", "魂")),
+    "祝壽": (("生日", "生辰", "初度", "慶壽", "(?<![萬延長福])壽(?![州陽春安寺宮昌山])"),
+             ("大椿", "椿", "松鶴", "南山", "彭祖", "千歲", "萬歲", "期頤", "眉壽", "長生", "蟠桃", "壽", "稱觴",
+              "介壽", "懸弧", "弧", "初度", "岡陵", "松柏", "八千", "萊衣", "綵衣", "彩衣", "鶴", "籌", "仙", "觴")),
+}
+
+
 def title_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """One expression for a festival's names in a title."""
     return re.compile("|".join(names))
@@ -92,7 +105,7 @@ def measure_festivals(corpus: Path) -> dict:
     # titles and bodies in 简体, as poetry.grading.festivals matches them (粽 and 糉, 秋千 and 鞦韆 alike)
     bodies = [(to_simplified(poems[i]["title"]), to_simplified("\n".join(poems[i]["lines"]))) for i in train]
     out = {}
-    for name, (names, signs) in FESTIVALS.items():
+    for name, (names, signs) in {**FESTIVALS, **OCCASIONS}.items():
         pattern = title_pattern(tuple(to_simplified(n) for n in names))
         mine = [body for title, body in bodies if pattern.search(title)]
         rest = [body for title, body in bodies if not pattern.search(title)]
@@ -108,7 +121,7 @@ def measure_festivals(corpus: Path) -> dict:
                 kept[sign] = {"lift": round(lift, 1), "poems": n_mine, "elsewhere": round(1000 * elsewhere, 2)}
             else:
                 dropped.append(f"{sign} {n_mine}/{len(mine)} ×{lift:.1f} ({1000 * elsewhere:.1f}‰ elsewhere)")
-        out[name] = {"names": list(names), "poems": len(mine), "signs": kept}
+        out[name] = {"names": list(names), "poems": len(mine), "signs": kept, "occasion": name in OCCASIONS}
         ranked = sorted(kept.items(), key=lambda x: -x[1]["lift"])
         print(f"{name}: {len(mine)} poems; kept {len(kept)}: "
               + " ".join(f"{s} ×{v['lift']} {v['elsewhere']}‰" for s, v in ranked))

@@ -25,12 +25,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import build_grading as build  # noqa: E402
 import tang_corpus  # noqa: E402
 
-from poetry.grading.festivals import SEASONS, _festivals, festival_fit, festival_of  # noqa: E402
+from poetry.grading.festivals import SEASONS, _days, festival_fit, festival_of  # noqa: E402
 
 
 def report(label: str, poems: list[tuple[str, list[str]]], seed: int = 15) -> None:
     """The three tables for ``poems`` ((title, lines))."""
-    names = [name for name, _, _ in _festivals()]
+    names = list(_days())
     by_festival: dict[str, list[list[str]]] = {name: [] for name in names}
     plain = []
     for title, lines in poems:

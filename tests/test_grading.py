@@ -388,3 +388,19 @@ def test_a_turn_that_reads_as_a_break_does_not_keep_a_poem_from_shangpin():
     assert band_of("貫理", turned["貫理"]["score"]).value == "fair"
     assert suggest_grade(0.9, turned)[0] == "上品"
     assert suggest_grade(0.9, broken)[0] == "中品"
+
+
+def test_a_yongwu_title_is_failed_only_lower():
+    """詠X leaves its thing unnamed (不犯題字), so its 貼題 by characters runs low: the 離題 line is half as high."""
+    from poetry.grading.measures import names_an_object
+    from poetry.grading.rubric import OBJECT_FLOOR_SHARE, merge_thresholds
+
+    floor = merge_thresholds(None)["貼題_floor"]
+    met = {n: {"score": 0.9} for n in ("貫理", "一氣呵成", "平仄和暢", "語句清新")}
+    between = floor * (1 + OBJECT_FLOOR_SHARE) / 2
+    plain = dict(met, 貼題={"score": between, "explanation": ""})
+    riddle = dict(met, 貼題={"score": between, "explanation": "", "object_title": True})
+    assert any(r.startswith("離題") for r in suggest_grade(0.6, plain, title_info=4.0)[1])
+    assert not any(r.startswith("離題") for r in suggest_grade(0.6, riddle, title_info=4.0)[1])
+    assert names_an_object("詠柳") and grade_poem("碧玉妝成一樹高，萬條垂下綠絲絛。不知細葉誰裁出，二月春風似剪刀。",
+                                                  title="詠柳").criteria["貼題"].get("object_title")

@@ -50,3 +50,12 @@ def test_signs_are_read_in_every_script_and_form(text):
     g = grade_poem(text, title="端午")
     fit = festival_fit("端午", list(g.lines))
     assert fit.answered and fit.signs == ("競渡", "龍舟", "粽", "角黍"), fit
+
+
+def test_an_elegy_is_answered_by_mourning_and_never_read_as_another_festival():
+    """人事: 挽 and 壽 titles ask their matter as festivals do, credited only (an elegy may recall a feast day)."""
+    elegy = festival_fit("挽王荊公", ["丹旐秋風急", "佳城宿草新", "重陽誰共醉", "菊蕊滿東籬"])
+    assert elegy.festival == "哀挽" and elegy.answered and not elegy.other
+    assert festival_of("萬壽寺") == "" and festival_of("壽州道中") == "" and festival_of("子由生日") == "祝壽"
+    g = grade_poem("薤露晨光冷，銘旌野水邊。音容從此隔，宿草已經年。", title="挽故人")
+    assert g.criteria["貼題"]["score"] >= 0.75 and "哀挽之事" in g.criteria["貼題"]["explanation"]

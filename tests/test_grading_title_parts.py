@@ -4,6 +4,7 @@ and what the rubric makes of a title that is only an occasion's formula and a na
 import pytest
 
 from poetry.grading import grade_poem, title_demand, title_information
+from poetry.grading.measures import asks_nothing
 from poetry.grading.title_parts import read_title
 
 #: Real titles (Tang and Song), each with the topic, the formulas and the persons a reader takes from it.
@@ -131,3 +132,13 @@ def test_a_rank_ending_the_title_is_part_of_the_name():
     assert read_title("問劉十九").addressee == ("劉十九",)
     g = grade_poem("綠蟻新醅酒，紅泥小火爐。晚來天欲雪，能飲一杯無。", title="問劉十九")
     assert not any("離題" in r for r in g.reasons) and "劉十九" in g.criteria["貼題"]["explanation"]
+
+
+@pytest.mark.parametrize("title", ["縱筆", "縱筆三首", "偶書", "放言"])
+def test_a_title_written_at_random_asks_nothing(title):
+    """蘇軾《縱筆》 (written at random) asks no subject, as 雜詩 or 無題: it was 離題 and 下品 (fresh4)."""
+    assert asks_nothing(title)
+
+
+def test_a_random_writings_place_is_still_recorded():
+    assert read_title("回鄉偶書").topic == "回鄉" and read_title("儋耳縱筆").formula == ("縱筆",)

@@ -1,5 +1,7 @@
 """The same poem in 繁, 简, Taiwan- and Hong Kong-standard forms gets the same grade (issue 14, part 2)."""
 
+import functools
+
 import opencc
 import pytest
 
@@ -35,10 +37,15 @@ FROM_SIMPLIFIED = ("s2twp", "s2hk")
 SAME_STANDARD = {"s2twp": "t2tw", "s2hk": "t2hk"}
 
 
+@functools.cache
+def _converter(cfg: str) -> opencc.OpenCC:
+    return opencc.OpenCC(cfg)
+
+
 def spellings(text: str) -> dict[str, str]:
     """The text as each config writes it (s2twp and s2hk from its 简体)."""
-    out = {cfg: opencc.OpenCC(cfg).convert(text) for cfg in FROM_TRADITIONAL}
-    out.update({cfg: opencc.OpenCC(cfg).convert(out["t2s"]) for cfg in FROM_SIMPLIFIED})
+    out = {cfg: _converter(cfg).convert(text) for cfg in FROM_TRADITIONAL}
+    out.update({cfg: _converter(cfg).convert(out["t2s"]) for cfg in FROM_SIMPLIFIED})
     return out
 
 
@@ -97,3 +104,29 @@ def test_a_title_is_read_in_the_forms_poets_wrote_it():
     assert len({(g.grade, g.score) for g in grades}) == 1
     assert not any("離題" in r for g in grades for r in g.reasons), grades[0].reasons
     assert grades[0].criteria["貼題"]["score"] > 0.3
+
+
+def _graded_poems() -> list[tuple[str, str]]:
+    import json
+    from pathlib import Path
+
+    sets = sorted((Path(__file__).parent / "data").glob("graded_set*.json"))
+    poems = [(p["title"], p["text"]) for path in sets for p in json.loads(path.read_text(encoding="utf-8"))["poems"]]
+    return list(dict.fromkeys(poems))
+
+
+def test_every_graded_poem_gets_one_grade_in_every_spelling():
+    """The graded sets' poems (fine, pastiche, weak, jumbles, wrong titles: 280 or so) in 简, Taiwan and Hong Kong
+    forms, from 繁 and from 简体: the same 品 and score, but where OpenCC's 简→繁 wrote another character."""
+    changed = []
+    for title, text in _graded_poems():
+        expected = grade_poem(text, title=title)
+        bodies, titles = spellings(text), spellings(title)
+        for cfg, written in bodies.items():
+            slipped = cfg in FROM_SIMPLIFIED and canonical(written) != canonical(bodies[SAME_STANDARD[cfg]])
+            if written == text or slipped:
+                continue
+            g = grade_poem(written, title=titles[cfg])
+            if (g.grade, g.score) != (expected.grade, expected.score):
+                changed.append((title, cfg, expected.score, g.score))
+    assert not changed, changed

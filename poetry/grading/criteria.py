@@ -29,6 +29,7 @@ from poetry.grading.measures import (
     clean_title,
     couplet_features,
     features,
+    names_an_object,
     parallel_score,
     retitled_features,
 )
@@ -270,6 +271,8 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
         festival = festival_fit(ct, lines)  # 歲時: 元日 answered by 爆竹、屠蘇, 中秋 not by 茱萸、黃花
         p = festival_relevance(p, festival)
         criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed, festival))
+        if names_an_object(ct):  # 詠X: the thing goes unnamed by convention; the rubric's 離題 line is lower
+            criteria["貼題"]["object_title"] = True
     else:
         criteria["貼題"] = _crit(None, "未給題目，不評貼題。")
     short = len(lines) < SHORT_POEM and "coherence_short" in crit

@@ -1,4 +1,5 @@
-"""歲時: a title that names a festival, and the customs and images by which a poem answers it.
+"""歲時: a title that names a festival (or an occasion of a life: 哀挽, 祝壽), and the customs and images by which a
+poem answers it.
 
 A 詩伯 reads 元日 as 爆竹、屠蘇、桃符, 九日 as 茱萸、黃花、登高, 七夕 as 牛女、鵲橋: a festival poem answers its
 title by the day's customs, seldom by writing its name, and a poem of 茱萸 and 黃花 under 中秋 is a 重陽 poem under
@@ -17,9 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from poetry.data import data_path
+from poetry.text import to_simplified
 
 #: A sign that the poems not of the festival write at most this often (per thousand) answers it alone.
 SPECIFIC = 1.0
@@ -46,6 +49,7 @@ class FestivalFit:
     other_signs: tuple[str, ...] = ()
     named: str = ""  #: the festival as the title writes it (九月九日, 元夕)
     lines: tuple[int, ...] = ()  #: the lines that write a sign of it
+    where: str = ""  #: the first line that writes a sign (of the festival, or of the other one)
 
     def one_subject(self, n_lines: int) -> bool:
         """Whether the festival's customs run through the poem: answered, and written in at least half its lines
@@ -57,20 +61,32 @@ class FestivalFit:
         return self.answered and len(self.lines) >= max(2, (n_lines + 1) // 2)
 
 
-@cache
-def _festivals() -> tuple[tuple[str, re.Pattern[str], Mapping[str, Any]], ...]:
-    """(name, the expression of its names in a title, its signs) of each festival of data/festivals.json, each
-    sign with its 简体 (``simple``): titles and poems are matched in 简体, so that every script and variant form of
-    them (粽 糉, 鬥 鬬, 秋千 鞦韆) reads alike."""
-    import json
+@dataclass(frozen=True)
+class _Day:
+    """One entry of data/festivals.json: its name, the expression of its names in a title (in 简体), its signs, each
+    with its 简体 (``simple``), and whether it is an occasion of a life (哀挽, 祝壽: credited only, never read as
+    another festival, nor another read in its stead)."""
 
-    from poetry.text import to_simplified
+    name: str
+    names: re.Pattern[str]
+    signs: Mapping[str, Any]
+    occasion: bool
+
+
+@cache
+def _days() -> Mapping[str, _Day]:
+    """The festivals and occasions of data/festivals.json by name, festivals first. Titles and poems are matched in
+    简体, so that every script and variant form of them (粽 糉, 鬥 鬬, 秋千 鞦韆) reads alike."""
+    import json
 
     with open(data_path("festivals.json"), encoding="utf-8") as fh:
         data = json.load(fh)["festivals"]
-    return tuple((name, re.compile(to_simplified("|".join(f["names"]))),
-                  {sign: dict(info, simple=to_simplified(sign)) for sign, info in f["signs"].items()})
-                 for name, f in data.items())
+    days = {}
+    for name, f in data.items():
+        signs = {sign: dict(info, simple=to_simplified(sign)) for sign, info in f["signs"].items()}
+        names = re.compile(to_simplified("|".join(f["names"])))
+        days[name] = _Day(name, names, MappingProxyType(signs), bool(f.get("occasion")))
+    return MappingProxyType(days)
 
 
 def festival_of(title: str | None) -> str:
@@ -84,12 +100,10 @@ def festival_of(title: str | None) -> str:
 
 def _named(title: str | None) -> tuple[str, str]:
     """(the festival a title names, as the title writes it), or ("", "")."""
-    from poetry.text import to_simplified
-
     simple = to_simplified(title) if title else ""
-    for name, names, _ in _festivals() if title else ():
-        if found := names.search(simple):
-            return name, title[found.start():found.end()] if len(simple) == len(title) else found.group()
+    for day in _days().values() if title else ():
+        if found := day.names.search(simple):
+            return day.name, title[found.start():found.end()] if len(simple) == len(title) else found.group()
     return "", ""
 
 
@@ -121,24 +135,25 @@ def festival_fit(title: str | None, lines: list[str]) -> FestivalFit | None:
     >>> festival_fit("春望", ["國破山河在"]) is None
     True
     """
-    from poetry.text import to_simplified
-
     festival, named = _named(title)
     if not festival:
         return None
     simple = [to_simplified(line) for line in lines]
     text = "\n".join(simple)
-    table = {name: signs for name, _, signs in _festivals()}
-    mine, answered = _signs(table[festival], text)
+    days = _days()
+    mine, answered = _signs(days[festival].signs, text)
     if mine:
-        holding = tuple(i for i, line in enumerate(simple) if _signs(table[festival], line)[0])
-        return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding)
+        holding = tuple(i for i, line in enumerate(simple) if _signs(days[festival].signs, line)[0])
+        return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding, where=lines[holding[0]])
+    if days[festival].occasion:  # an elegy may recall a feast day: only credited
+        return FestivalFit(festival, named=named)
     season = next((s for s in SEASONS if festival in s), frozenset({festival}))
-    for name, signs in table.items():
-        if name not in season:
-            theirs, _ = _signs(signs, text)
-            if _strong(signs, theirs):
-                return FestivalFit(festival, (), False, name, tuple(theirs), named)
+    for day in days.values():
+        if day.name not in season and not day.occasion:
+            theirs, _ = _signs(day.signs, text)
+            if _strong(day.signs, theirs):
+                where = next(line for line, sl in zip(lines, simple) if _signs(day.signs, sl)[0])
+                return FestivalFit(festival, (), False, day.name, tuple(theirs), named, where=where)
     return FestivalFit(festival, named=named)
 
 
@@ -162,24 +177,25 @@ def explain_festival(fit: FestivalFit | None) -> str:
     """What the festival's evidence says, in words ("" when the title names no festival or nothing was found).
 
     >>> explain_festival(festival_fit("元日", ["爆竹聲中一歲除", "春風送暖入屠蘇"]))
-    '題中「元日」，詩寫「爆竹」「一歲除」「屠蘇」，皆元日之事；'
+    '題中「元日」，詩寫「爆竹」「一歲除」「屠蘇」（「爆竹聲中一歲除」），皆元日之事；'
     >>> explain_festival(festival_fit("九月九日", ["遙知兄弟登高處", "遍插茱萸少一人"]))
-    '題中「九月九日」（重陽），詩寫「登高」「插」「茱萸」，皆重陽之事；'
+    '題中「九月九日」（重陽），詩寫「登高」「插」「茱萸」（「遙知兄弟登高處」），皆重陽之事；'
     """
     if fit is None:
         return ""
     day = f"「{fit.named}」" + ("" if fit.named == fit.festival else f"（{fit.festival}）")
     if fit.answered:
         every = "皆" if len(fit.signs) > 1 else "是"
-        return f"題中{day}，詩寫{_quoted(fit.festival, fit.signs)}，{every}{fit.festival}之事；"
+        return f"題中{day}，詩寫{_quoted(fit.festival, fit.signs)}（「{fit.where}」），{every}{fit.festival}之事；"
     if fit.other:
-        return f"詩寫{_quoted(fit.other, fit.other_signs)}，是{fit.other}之事，與題中{day}不合，似離題。"
+        return (f"詩寫{_quoted(fit.other, fit.other_signs)}（「{fit.where}」），是{fit.other}之事，"
+                f"與題中{day}不合，似離題。")
     return ""
 
 
 def _quoted(festival: str, signs: tuple[str, ...]) -> str:
     """The three most telling of a festival's signs (the rarest elsewhere first), each in 「」, in the poem's order."""
-    table = {name: s for name, _, s in _festivals()}[festival]
+    table = _days()[festival].signs
     shown = sorted(signs, key=lambda s: table[s]["elsewhere"])[:3]
     return "".join(f"「{s}」" for s in signs if s in shown)
 

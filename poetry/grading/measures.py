@@ -152,6 +152,16 @@ def title_demand(title: str | None) -> float:
     return title_information(asked) if asked else 0.0
 
 
+def names_an_object(title: str | None) -> bool:
+    """Whether a title is a 詠物 title (詠X, 賦得X): its thing is asked, and the convention (不犯題字) leaves it unnamed
+    in the poem, so its 貼題 by characters runs lower (rubric.OBJECT_FLOOR_SHARE).
+
+    >>> names_an_object("詠草人"), names_an_object("賦得古原草送別"), names_an_object("春望")
+    (True, True, False)
+    """
+    return clean_title(title).startswith(("詠", "咏", "賦得"))
+
+
 def asks_nothing(title: str | None) -> bool:
     """Whether a title asks no subject of its poem, so that nothing can be off it: 無題, 雜詩 (GENERIC_TITLES), or
     only an occasion's formula and a name (次韻子由, 和王鞏見寄): 貼題 does not apply (``applying``).
