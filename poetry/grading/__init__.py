@@ -198,7 +198,8 @@ def grade_poem(text: str, title: str | None = None, thresholds: Mapping[str, flo
     written, criteria, form_name = measure_written(text, title, hand, form, rhyme_book)
     lines, title = list(written.shown_lines), written.shown_title
     score, taste = scored(written, criteria)
-    grade, reasons = suggest_grade(score, applying(criteria, title), thresholds, title_demand(title))
+    # what the title asks is read as the models read it (简体 钟山 is 鍾山, where OpenCC shows 鐘山)
+    grade, reasons = suggest_grade(score, applying(criteria, written.title), thresholds, title_demand(written.title))
     return Grade(grade, score, MappingProxyType(criteria), reasons, form_name, title, tuple(lines),
                  MappingProxyType(taste) if taste else None)
 
@@ -208,7 +209,7 @@ def scored(written: GradedText, criteria: Mapping[str, Mapping[str, Any]],
     """The combined score of a measured poem (``measure_written``) and its 格調: the anthologist's taste lifts
     the poems the combiner already finds competent (``taste.blend``). ``taste_spec``: another taste model
     than the shipped one (scripts/eval_grading.py scores the anthology with ``held_out_spec``)."""
-    score = base_score(criteria, written.shown_title)
+    score = base_score(criteria, written.title)
     taste = taste_of(list(written.lines), list(written.shown_lines), criteria, taste_spec)
     if taste is not None:
         spec = taste_spec or _taste_model()
