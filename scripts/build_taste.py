@@ -93,14 +93,14 @@ def measure(poems: list[dict]) -> tuple[list[dict], np.ndarray]:
     """Each poem's taste features, its combined score before taste and its ``competence``."""
     from eval_grading import as_text
 
-    from poetry.grading import base_score, measure_poem
+    from poetry.grading import base_score, measure_written
     from poetry.grading.taste import taste_features
 
     rows, base, gate = [], [], []
     for p in poems:
-        _, title, criteria, _ = measure_poem(as_text(p["lines"]), title=p["title"])
+        written, criteria, _ = measure_written(as_text(p["lines"]), p["title"])
         rows.append(taste_features(p["lines"], criteria)[0])
-        base.append(base_score(criteria, title))
+        base.append(base_score(criteria, written.title))  # as grade_poem's score reads the title
         gate.append(competence(criteria))
     return rows, np.array(base), np.array(gate)
 

@@ -294,7 +294,7 @@ def song_measures(p: dict) -> dict[str, float | None]:
 
     written, criteria, _ = measure_written(as_text(p["lines"]), p["title"])
     score, taste = scored(written, criteria, held_out_spec(p["author"]))
-    out: dict[str, float | None] = {"Grade.score": score, "base": base_score(criteria, written.shown_title),
+    out: dict[str, float | None] = {"Grade.score": score, "base": base_score(criteria, written.title),
                                     "格調": taste["z"] if taste else None}
     out.update({name: (criteria.get(name) or {}).get("score") for name in CRITERIA})
     lowest = min((n for n in CRITERIA if out[n] is not None), key=lambda n: out[n])

@@ -214,11 +214,11 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
         return explain_festival(festival)
     asked = parts.asked  # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日)
     hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
+    answered = festival is not None and festival.answered  # the day's customs answer it: no 未及題意
     found = [a for a in answers(asked, lines) if a.pmi >= ANSWER_PMI
-             and not (festival is not None and festival.answered and a.unit in festival.named)]  # said once
+             and not (answered and a.unit in festival.named)]  # the festival is said once
     said = "；".join(f"題中「{a.unit}」，詩以「{a.char}」應之（「{a.line}」）" for a in found)
     said = explain_festival(festival) + (said + "；" if said else "")
-    answered = festival is not None and festival.answered  # the day's customs answer it: no 未及題意
     if hits and backed is not None and backed < UNBACKED_BELOW and not answered:
         where = next(x for x in lines if hits[0] in x)
         return (f"{said}題中「{'、'.join(hits[:4])}」只在字面上見於「{where}」，其餘詩句未及題意"

@@ -83,7 +83,8 @@ def _days() -> Mapping[str, _Day]:
         data = json.load(fh)["festivals"]
     days = {}
     for name, f in data.items():
-        signs = {sign: dict(info, simple=to_simplified(sign)) for sign, info in f["signs"].items()}
+        ranked = sorted(f["signs"].items(), key=lambda item: -len(item[0]))  # longest first: _signs reads them so
+        signs = {sign: dict(info, simple=to_simplified(sign)) for sign, info in ranked}
         names = re.compile(to_simplified("|".join(f["names"])))
         days[name] = _Day(name, names, MappingProxyType(signs), bool(f.get("occasion")))
     return MappingProxyType(days)
@@ -108,10 +109,10 @@ def _named(title: str | None) -> tuple[str, str]:
 
 
 def _signs(signs: Mapping[str, Any], text: str) -> tuple[list[str], bool]:
-    """The signs written in ``text`` (in 简体; longest first, each place read once) and whether they answer the
-    festival."""
+    """The signs written in ``text`` (in 简体; ``signs`` longest first, each place read once) and whether they answer
+    the festival."""
     found, taken = [], text
-    for sign in sorted(signs, key=len, reverse=True):
+    for sign in signs:
         simple = signs[sign]["simple"]
         if simple in taken:
             found.append(sign)

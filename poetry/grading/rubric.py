@@ -207,9 +207,10 @@ def _faults(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float], t
     if found:
         more = f"等 {len(found)} 處" if len(found) > 2 else ""
         out.append("格律有誤：" + "；".join(m.rstrip("。") for m in found[:2]) + more)
-    relevance = (criteria.get("貼題") or {}).get("score")
+    fit = criteria.get("貼題") or {}
+    relevance = fit.get("score")
     telling = title_info is None or title_info >= TELLING_TITLE
-    floor = t["貼題_floor"] * (OBJECT_FLOOR_SHARE if (criteria.get("貼題") or {}).get("object_title") else 1.0)
+    floor = t["貼題_floor"] * (OBJECT_FLOOR_SHARE if fit.get("object_title") else 1.0)
     if relevance is not None and relevance < floor and telling:
         out.append(f"離題：貼題 {relevance:.2f}，{criteria['貼題'].get('explanation', '').rstrip('。')}")
     return out
