@@ -19,11 +19,19 @@ def test_a_title_names_its_festival(title, festival):
     ("清明", "清明時節雨紛紛，路上行人欲斷魂。借問酒家何處有，牧童遙指杏花村。"),  # 杜牧: 斷魂
     ("九月九日憶山東兄弟", "獨在異鄉爲異客，每逢佳節倍思親。遙知兄弟登高處，遍插茱萸少一人。"),  # 王維
     ("七夕", "銀燭秋光冷畫屏，輕羅小扇撲流螢。天階夜色涼如水，臥看牽牛織女星。"),  # 杜牧《秋夕》 under 七夕
+    ("元夕", "不夜城中陸地蓮，小梅初破月初圓。新年第一佳時節，誰肯如翁閉戶眠。"),  # 范成大: the lantern city
 ])
 def test_a_festival_poem_is_credited_by_its_customs(title, text):
     g = grade_poem(text, title=title)
     assert festival_fit(title, g.lines).answered
     assert g.criteria["貼題"]["score"] >= 0.75 and "之事" in g.criteria["貼題"]["explanation"]
+
+
+def test_the_lanterns_of_the_first_full_moon_are_not_a_moon_festival():
+    """范成大's 元夕 writes 月初圓, but its 不夜 and 陸地蓮 are 上元's: under 中秋 it answers no 中秋 custom."""
+    lines = ["不夜城中陸地蓮", "小梅初破月初圓", "新年第一佳時節", "誰肯如翁閉戶眠"]
+    assert festival_fit("元夕", lines).signs[:2] == ("不夜", "陸地蓮")
+    assert not festival_fit("中秋", lines).answered
 
 
 def test_moon_words_make_no_other_festival():
