@@ -19,6 +19,13 @@ def test_modern_words_are_found_where_they_stand():
     assert [w for _, w in modern_words(["大家都說頂呱呱", "我們一起去踏青"])] == ["大家", "我們", "一起"]
 
 
+def test_things_of_modern_life_are_modern_however_rare_in_modern_text():
+    """冰箱 and 奶茶 are too rare in jieba's dictionary for the ratio; the hand list of modern things names them."""
+    assert [w for _, w in modern_words(["炎炎夏日飲奶茶", "冰箱西瓜透心涼"])] == ["奶茶", "冰箱"]
+    g = grade_poem("炎炎夏日飲奶茶，冰箱取果透心涼。樓頭電梯人來往，坐看斜陽下短牆。", title="夏日")
+    assert g.grade == "下品" and g.reasons[0].startswith("意味平平：今語「")
+
+
 def test_simplified_and_traditional_find_the_same_modern_words():
     assert modern_words(["风景真美丽"]) == [(0, "美丽")]
     assert modern_words(["風景真美麗"]) == [(0, "美麗")]
