@@ -144,6 +144,27 @@ def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, .
     return ((chosen,) if chosen else ()) + forms
 
 
+@cache
+def _siblings() -> MappingProxyType:
+    """Traditional char → the other traditional forms its 简体 writes alike (幹 → 乾 干), from the s2t rows."""
+    out: dict[str, dict[str, None]] = {}
+    for forms in _simplified_table().values():
+        if len(forms) > 1:
+            for form in forms:
+                out.setdefault(form, {}).update(dict.fromkeys(f for f in forms if f != form))
+    return MappingProxyType({c: tuple(others) for c, others in out.items()})
+
+
+def simplified_siblings(char: str) -> tuple[str, ...]:
+    """The other traditional forms a traditional char's 简体 stands for: what the same 简体 text may mean. A 繁
+    text is read with them as a 简体 one is (OpenCC's 繁 of 简体 泪始干 is 淚始幹, where 李商隱 wrote 淚始乾).
+
+    >>> simplified_siblings("幹"), simplified_siblings("山")
+    (('乾', '干'), ())
+    """
+    return _siblings().get(char, ())
+
+
 @dataclass(frozen=True)
 class ParsedPoem:
     """A poem cleaned for checking.

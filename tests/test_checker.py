@@ -75,6 +75,25 @@ def test_simplified_and_traditional_input_give_the_same_verdict(poem):
     ]
 
 
+@pytest.mark.parametrize("typed", [
+    "青山橫北郭，白水繞東城。此地一爲別，孤蓬萬里徵。浮雲遊子意，落日故人情。揮手自茲去，蕭蕭班馬鳴。",  # 李白: 征
+    "今夜鄜州月，閨中只獨看。遙憐小兒女，未解憶長安。香霧雲鬟濕，清輝玉臂寒。何時倚虛幌，雙照淚痕幹。",  # 杜甫: 乾
+])
+def test_a_traditional_text_reads_as_its_simplified_one(typed):
+    """OpenCC's 繁 of 简体 征 and 干 may be 徵 and 幹 (so the corpus writes 李白 and 杜甫): a 繁 text gets its 简体's
+    verdict, the form to confirm (◇), never 出韻."""
+    traditional, simplified = check_poem(typed), check_poem(to_simplified(typed))
+    assert traditional.regulated and simplified.regulated and not errors_of(traditional)
+    foot = traditional.lines[-1].chars[-1] if "幹" in typed else traditional.lines[3].chars[-1]
+    assert foot.mark == "◇"
+
+
+def test_a_sibling_lends_only_its_usual_readings():
+    """閑 (平) is not read as 閒's rare 去聲 (jiàn): at a 仄 place it stays an error."""
+    result = check_poem("君行登閑上，妾夢在閨中。玉筯千行落，銀牀一半空。")
+    assert (1, 4, "tone") in errors_of(result)
+
+
 @pytest.mark.parametrize("poem", POEMS, ids=IDS)
 def test_the_batch_verdict_is_the_report_verdict(poem):
     full = check_poem(poem["text"])

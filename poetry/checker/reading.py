@@ -106,12 +106,14 @@ class Prepared(NamedTuple):
 
 def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Prepared:
     """Read a text (``fast``: the quick reading first, for batch) or take a parsed poem, and look its
-    chars up; a simplified char stands for all its traditional forms (``BookTable.merged``)."""
+    chars up; a simplified char stands for all its traditional forms (``BookTable.merged``), and a traditional one
+    for those its 简体 writes alike where they read otherwise (``BookTable.as_typed``: 幹 as 乾), so that both
+    scripts get one verdict."""
     if fast and isinstance(poem, str):
         quick = quick_lines(poem)
-        if quick is not None:
+        chars = set("".join(quick)) if quick is not None else set()
+        if quick is not None and chars.isdisjoint(table.typed_chars()):  # else read as its 简体 (as_typed)
             joined = "".join(quick)
-            chars = set(joined)
             # each char as its tone code (BookTable.code_chars): ASCII once every char is looked up
             codes = joined.translate(table.code_bytes)
             if not codes.isascii():  # a char not looked up yet, or one beyond the BMP
@@ -132,11 +134,12 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
         for (i, j), e in word_fixes(lines, table).items():
             entries[i][j] = e
         return Prepared(poem.title, lines, list(poem.original_lines), entries, False)
-    entries = [[table.entry(c) for c in s] for s in lines]
+    entries = [[table.as_typed(c) for c in s] for s in lines]
     fixes = word_fixes(lines, table)
     for (i, j), e in fixes.items():
         entries[i][j] = e
-    return Prepared(poem.title, lines, list(poem.original_lines), entries, not fixes)
+    plain = not fixes and all(e is table.entries.get(c) for s, row in zip(lines, entries) for c, e in zip(s, row))
+    return Prepared(poem.title, lines, list(poem.original_lines), entries, plain)
 
 
 def word_chars(table: BookTable) -> frozenset[str]:

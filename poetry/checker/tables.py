@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from poetry.forms import PING
+from poetry.text import simplified_siblings
 
 COMMON_PING, COMMON_ZE, RARE_PING, RARE_ZE, UNKNOWN = 1, 2, 4, 8, 16
 #: A char that may be read 平 (by any reading, or unknown), or 仄.
@@ -137,6 +138,8 @@ class BookTable:
         self.rare_words: tuple = ({}, {})
         #: (char, group) → the Entry of a char read in that group alone (a reading fixed by its word)
         self.fixed: dict[tuple[str, str], Entry] = {}
+        #: traditional chars whose 简体 forms read otherwise (幹: 乾 干), computed on first use (``typed_chars``)
+        self._typed_chars: frozenset[str] | None = None
 
     def entry(self, char: str) -> Entry:
         """The Entry of one char (looked up in the book the first time)."""
@@ -180,9 +183,10 @@ class BookTable:
             out.append(m)
         return out
 
-    def merged(self, chars: tuple[str, ...]) -> Entry:
+    def merged(self, chars: tuple[str, ...], usual: bool = False) -> Entry:
         """A simplified char standing for several traditional ones: the chosen form's readings count,
-        the others' are accepted as rare (自校)."""
+        the others' are accepted as rare (自校); ``usual``: only the others' common readings (a 繁 char's
+        siblings, ``as_typed``: 閑 is not read as 閒's rare 去聲 jiàn)."""
         first = self.entry(chars[0])
         code = first.code
         ping = set(first.ping)
@@ -191,14 +195,42 @@ class BookTable:
             e = self.entry(other)
             if e.code & UNKNOWN:
                 continue
-            code |= ((e.code & COMMON) << 2) | (e.code & RARE)
-            ping |= e.ping
-            groups += [g for g in e.groups if g not in groups]
+            code |= ((e.code & COMMON) << 2) | (0 if usual else e.code & RARE)
+            ping |= e.common_ping if usual else e.ping
+            kept = e.groups if not usual else [g for g in e.groups if g in e.common_ping or g not in e.ping]
+            groups += [g for g in kept if g not in groups]
         if code == first.code:
             return first
         if code & UNKNOWN and code & (COMMON | RARE):
             code &= ~UNKNOWN
         return Entry(code, first.tone, tuple(groups), frozenset(ping), first.common_ping, first.lookup)
+
+    def as_typed(self, char: str) -> Entry:
+        """The Entry of a traditional char read as its 简体 is: its own readings count, those of the other forms
+        the 简体 writes alike are accepted as rare (自校), so that a 繁 text and its 简体 get one verdict (淚始幹,
+        OpenCC's 繁 of 泪始干, rhymes 寒 as 乾 may: ◇).
+
+        >>> table = table_for(resolve_book("pingshui"))
+        >>> table.entry("幹").ping, sorted(table.as_typed("幹").ping)
+        (frozenset(), ['上平十四寒', '下平一先'])
+        """
+        if char not in self.typed_chars():
+            return self.entry(char)
+        return self.merged((char,) + simplified_siblings(char), usual=True)
+
+    def typed_chars(self) -> frozenset[str]:
+        """The traditional chars whose 简体 stands for forms read in another tone or 平 group (幹 乾 徵 臺 …;
+        17 in the 平水韻); the others' siblings (後 后, 雲 云) change nothing the rules ask."""
+        if self._typed_chars is None:
+            from poetry.text import _siblings
+
+            def reads_otherwise(char: str, merged: Entry) -> bool:  # another tone, or another 平 group (a foot's)
+                e = self.entry(char)
+                return bool(_tones(merged.code) - _tones(e.code)) or merged.ping != e.ping
+
+            self._typed_chars = frozenset(c for c, others in _siblings().items()
+                                          if reads_otherwise(c, self.merged((c,) + others, usual=True)))
+        return self._typed_chars
 
     def chars_of_tone(self, tone: str) -> tuple[str, ...]:
         """Common chars of one tone, most used first (for suggestions): the tops of every group."""
@@ -214,6 +246,11 @@ class BookTable:
                         seen.setdefault(col[depth], None)  # only chars of that tone alone
             chars = self._tone_chars[tone] = tuple(seen)
         return chars
+
+
+def _tones(code: int) -> set[str]:
+    """The tones a tone code allows, by any reading."""
+    return {t for t, bits in ((PING, COMMON_PING | RARE_PING), ("仄", COMMON_ZE | RARE_ZE)) if code & bits}
 
 
 @cache
