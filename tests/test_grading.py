@@ -313,6 +313,19 @@ def test_a_poem_off_its_title_is_at_most_xiapin():
     assert suggest_grade(0.95, off, title_info=0.5)[0] == "中品"  # 雜詩, 無題: the title asks for nothing
 
 
+def test_an_undeclared_long_poem_that_breaks_the_rules_is_judged_as_a_guti():
+    """韓愈《山石》 (20 lines, 拗 throughout): a 七言古詩, no 排律 lost; a quatrain's faults still cap it."""
+    text = ("山石犖确行徑微，黃昏到寺蝙蝠飛。升堂坐階新雨足，芭蕉葉大梔子肥。僧言古壁佛畫好，以火來照所見稀。"
+            "鋪牀拂席置羹飯，疏糲亦足飽我飢。夜深靜臥百蟲絕，清月出嶺光入扉。天明獨去無道路，出入高下窮煙霏。"
+            "山紅澗碧紛爛漫，時見松櫪皆十圍。當流赤足踏澗石，水聲激激風吹衣。人生如此自可樂，豈必局束爲人鞿。"
+            "嗟哉吾黨二三子，安得至老不更歸。")
+    g = grade_poem(text, title="山石")
+    assert not g.criteria["平仄和暢"]["faults"] and "按古體論" in g.criteria["體不失"]["explanation"]
+    assert not any("格律有誤" in r for r in g.reasons)
+    declared = grade_poem(text, title="山石", form="七言排律")
+    assert declared.criteria["平仄和暢"]["faults"] and declared.grade in ("下品", "荒牌")
+
+
 def test_graded_poem_with_a_rhyme_fault_is_not_above_xiapin():
     # 「瀾」 ends the fourth line in 上平十四寒 while the poem rhymes in 下平一先
     g = grade_poem("春風吹柳綠如煙，細雨飛花落滿天。獨倚高樓望江水，扁舟一葉過回瀾。", title="春日登樓")
