@@ -88,6 +88,25 @@ def test_a_traditional_text_reads_as_its_simplified_one(typed):
     assert foot.mark == "◇"
 
 
+SHAN_SHI = ("山石犖确行徑微，黃昏到寺蝙蝠飛。升堂坐階新雨足，芭蕉葉大梔子肥。僧言古壁佛畫好，以火來照所見稀。"
+            "鋪牀拂席置羹飯，疏糲亦足飽我飢。夜深靜臥百蟲絕，清月出嶺光入扉。天明獨去無道路，出入高下窮煙霏。"
+            "山紅澗碧紛爛漫，時見松櫪皆十圍。當流赤足踏澗石，水聲激激風吹衣。人生如此自可樂，豈必局束爲人鞿。"
+            "嗟哉吾黨二三子，安得至老不更歸。")
+
+
+def test_an_undeclared_long_poem_that_breaks_the_rules_is_a_guti():
+    """韓愈《山石》: twenty lines of 拗 read as the 七言古詩 it is (rhyme only), in the report and in batch alike;
+    declared a 七言排律, its faults stand at their places."""
+    result = check_poem(SHAN_SHI)
+    assert result.form == "七言古詩" and not errors_of(result) and "若作排律" in result.notes[0]
+    brief = check_lines_brief(SHAN_SHI)
+    assert brief["form"] == "七言古詩" and not [v for v in brief["violations"] if v["severity"] == "error"]
+    assert len(errors_of(check_poem(SHAN_SHI, form="七言排律"))) > 10
+    kept = check_poem("國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。烽火連三月，家書抵萬金。"
+                      "白頭搔更短，渾欲不勝簪。國破山河在，城春草木深。")
+    assert kept.form == "五言排律" and kept.regulated  # ten lines that keep the rules stay a 排律
+
+
 def test_a_sibling_lends_only_its_usual_readings():
     """閑 (平) is not read as 閒's rare 去聲 (jiàn): at a 仄 place it stays an error."""
     result = check_poem("君行登閑上，妾夢在閨中。玉筯千行落，銀牀一半空。")

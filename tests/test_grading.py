@@ -320,7 +320,7 @@ def test_an_undeclared_long_poem_that_breaks_the_rules_is_judged_as_a_guti():
             "山紅澗碧紛爛漫，時見松櫪皆十圍。當流赤足踏澗石，水聲激激風吹衣。人生如此自可樂，豈必局束爲人鞿。"
             "嗟哉吾黨二三子，安得至老不更歸。")
     g = grade_poem(text, title="山石")
-    assert not g.criteria["平仄和暢"]["faults"] and "按古體論" in g.criteria["體不失"]["explanation"]
+    assert not g.criteria["平仄和暢"]["faults"] and "按七言古詩論" in g.criteria["體不失"]["explanation"]
     assert not any("格律有誤" in r for r in g.reasons)
     declared = grade_poem(text, title="山石", form="七言排律")
     assert declared.criteria["平仄和暢"]["faults"] and declared.grade in ("下品", "荒牌")

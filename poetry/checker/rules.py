@@ -76,6 +76,7 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
         feet = [row[-1] for row in entries]
     if regular:
         analyse_regulated(a, lines, entries, feet, table, plain, fixes=fixes, codes=codes)
+        a = _long_ancient(a, lines, entries, table, fixes)
     elif length == 6 and n % 2 == 0:
         a.form = form_name(6, n)
         _analyse_six(a, lines, entries)
@@ -93,6 +94,32 @@ def analyse(lines: list[str], entries: list[list[Entry]] | None, table: BookTabl
     a.regulated = not a.ancient and not a.has_errors()
     if len(a.findings) > 1:
         a.findings.sort(key=_PLACE)
+    return a
+
+
+#: An undeclared poem of a 排律's length (ten lines or more) that breaks the 近體 rules is the 古詩 it reads as:
+#: 排律 is a form poets name (declared, it is judged as one), while 長恨歌, 桃源行 or 渭川田家 (換韻, 拗 lines,
+#: 三平尾) are 七言/五言古詩. Shorter poems keep their faults at their places, with a note when they read as 古體.
+ANCIENT_FROM_LINES = 10
+
+
+def _long_ancient(regulated: Analysis, lines: list[str], entries: list[list[Entry]] | None, table: BookTable,
+                  fixes: dict | None) -> Analysis:
+    """The 古詩 reading of a long undeclared poem (ANCIENT_FROM_LINES) that the 近體 rules fault: the rhyme only
+    (換韻 allowed), with a note of how many 近體 faults it has and how to have them checked; any other poem's
+    ``regulated`` analysis as it is."""
+    if len(lines) < ANCIENT_FROM_LINES or regulated.ancient or not regulated.has_errors():
+        return regulated
+    if entries is None:  # the batch path read only the feet
+        entries = _rows(lines, table, fixes)
+    a = Analysis(lines, regulated.detail, regulated.lone_ping)
+    a.length, n = regulated.length, len(lines)
+    a.ancient = True
+    a.form = form_name(a.length, n, ancient=True)
+    faults = sum(f.severity == "error" for f in regulated.findings)
+    a.notes.append(f"{n}句而不合{regulated.form}（{faults}處），未宣告體裁，按{a.form}論，只看押韻（可換韻）；"
+                   f"若作排律，可宣告體裁為「{regulated.form}」。")
+    rhyme_ancient(a, lines, [row[-1] for row in entries])
     return a
 
 

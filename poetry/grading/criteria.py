@@ -78,22 +78,6 @@ def _check(poem: ParsedPoem | str, hand: str | None, form: str | None = None,
     return check_poem(poem, hand=hand, form=form, rhyme_book=rhyme_book)
 
 
-#: An undeclared poem of a 排律's length (ten lines or more) that breaks the 近體 rules is judged as the 古詩 it is:
-#: 排律 is a form poets name, and 長恨歌, 桃源行 or 渭川田家 (換韻, 拗 lines, 三平尾) keep 古體's 體, not a 排律's.
-#: Shorter poems stay judged against their closest 近體 pattern: a quatrain's faults are a hurried player's as
-#: often as a 古絕's.
-ANCIENT_FROM_LINES = 10
-
-
-def reads_as_ancient(result: CheckResult) -> bool:
-    """Whether an undeclared poem is judged as 古體: ANCIENT_FROM_LINES lines or more, not regulated.
-
-    >>> reads_as_ancient(_check("國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。", None))
-    False
-    """
-    return result.line_count >= ANCIENT_FROM_LINES and not result.regulated
-
-
 def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, str | None]:
     """體不失 and 平仄和暢 from the checker's report."""
     form = result.form
@@ -276,13 +260,7 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
     crit = model["criteria"]
     criteria: dict[str, dict[str, Any]] = {}
     report = _check(parsed, hand, form, rhyme_book)
-    ancient = form is None and reads_as_ancient(report)
-    if ancient:  # 長恨歌 is a 七言古詩 kept, not a 排律 lost
-        report = _check(parsed, hand, "古體", rhyme_book)
     criteria["體不失"], criteria["平仄和暢"], form_name = _form_criteria(report, lines)
-    if ancient:
-        criteria["體不失"]["explanation"] = (f"{report.form}：{len(lines)} 句而不合近體，未宣告體裁，按古體論"
-                                          "（只看押韻，可換韻），不拘近體格律。")
     for name, faults in _faults_by_criterion(report).items():  # what fails 體不失, 平仄和暢 (rubric caps the 品)
         criteria[name]["faults"] = faults
     ct = clean_title(title)
