@@ -142,3 +142,17 @@ def test_a_title_written_at_random_asks_nothing(title):
 
 def test_a_random_writings_place_is_still_recorded():
     assert read_title("回鄉偶書").topic == "回鄉" and read_title("儋耳縱筆").formula == ("縱筆",)
+
+
+@pytest.mark.parametrize("title,painted", [("畫雞", "雞"), ("題畫雞", "雞"), ("寒林圖", "寒林"), ("畫船", ""),
+                                           ("八陣圖", ""), ("題墨竹", "")])
+def test_a_painting_title_asks_the_thing_painted(title, painted):
+    assert read_title(title).painted == painted
+
+
+def test_a_poem_on_a_painting_answers_by_the_thing_painted():
+    """唐寅《畫雞》 writes the rooster (紅冠, 一叫), never the painting: its 貼題 reads 雞."""
+    text = "頭上紅冠不用裁，滿身雪白走將來。平生不敢輕言語，一叫千門萬戶開。"
+    g = grade_poem(text, title="畫雞")
+    assert g.criteria["貼題"]["score"] > grade_poem(text, title="畫船").criteria["貼題"]["score"]
+    assert "「雞」" in g.criteria["貼題"]["explanation"] and g.grade != "下品"

@@ -266,8 +266,12 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
     ct = clean_title(title)
     festival = None
     if ct:
-        occasion = read_title(ct).occasion  # X有感: 貼題 reads whether the poem answers X (旅夜, not 旅夜書懷)
+        parts = read_title(ct)
+        # X有感: 貼題 reads whether the poem answers X (旅夜, not 旅夜書懷); 畫X: the thing painted (雞 of 畫雞)
+        occasion = parts.occasion
         p, backed = relevance(retitled_features(f, lines, occasion) if occasion else f)
+        if parts.painted:  # the painting or the thing painted, whichever the poem answers
+            p, backed = max((p, backed), relevance(retitled_features(f, lines, parts.painted)))
         festival = festival_fit(ct, lines)  # 歲時: 元日 answered by 爆竹、屠蘇, 中秋 not by 茱萸、黃花
         p = festival_relevance(p, festival)
         criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed, festival))

@@ -110,6 +110,11 @@ class TitleParts:
         return self.topic or self.occasion
 
     @property
+    def painted(self) -> str:
+        """The thing painted, for a 題畫 title (畫雞 → 雞, 寒林圖 → 寒林), else "": what 貼題 reads the poem against."""
+        return self.topic if self.formula[-1:] in (("畫",), ("圖",)) else ""
+
+    @property
     def asks_little(self) -> bool:
         """Only formula and names: the title asks for no subject (like 無題)."""
         return not self.topic
@@ -318,9 +323,33 @@ def read_title(title: str) -> TitleParts:
             i += 1
     if not topic and not formulas and not persons and not dates:  # 終南山, 籌筆驛: the place alone is the matter
         return TitleParts(title)
+    painted = _painted("".join(topic))
+    if painted:  # 題畫詩: 畫雞, 寒林圖 ask the thing painted
+        topic, formulas = [painted], formulas + ["畫" if topic[0] == "畫" else "圖"]
     if topic and title.endswith(FEELING_FORMULAS):  # X有感: X is the feeling's occasion, not its matter
         return TitleParts("", tuple(formulas), tuple(persons), tuple(places), tuple(dates), "".join(topic))
     return TitleParts("".join(topic), tuple(formulas), tuple(persons), tuple(places), tuple(dates))
+
+
+#: Things 畫 decorates rather than paints (畫船, 畫堂): their titles ask the thing itself.
+DECORATED = frozenset("畫船 畫舫 畫舸 畫樓 畫堂 畫閣 畫橋 畫角 畫屏 畫扇 畫眉 畫鼓 畫戟 畫簾 畫燭 畫梁 "
+                      "畫欄 畫檻 畫輪 畫圖 畫省 畫錦 畫鷁".split())
+#: X圖 that are not paintings (地圖, 河圖), or whose 圖 is the matter (八陣圖).
+NOT_PAINTINGS = ("地圖", "河圖", "版圖", "輿圖", "畫圖", "陣圖", "圖圖")
+
+
+def _painted(topic: str) -> str:
+    """The thing painted, when a title's matter is a painting of it (題畫詩: 畫雞 → 雞, 寒林圖 → 寒林), else "".
+    A 題畫 poem writes the rooster, seldom the painting.
+
+    >>> _painted("畫雞"), _painted("寒林圖"), _painted("畫船"), _painted("八陣圖"), _painted("畫")
+    ('雞', '寒林', '', '', '')
+    """
+    if len(topic) >= 2 and topic[0] == "畫" and topic[:2] not in DECORATED:
+        return topic[1:]
+    if len(topic) >= 3 and topic[-1] == "圖" and not topic.endswith(NOT_PAINTINGS):
+        return topic[:-1]
+    return ""
 
 
 def _written_on(title: str) -> TitleParts:
