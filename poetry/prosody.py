@@ -246,6 +246,42 @@ PINGSHUI_NEIGHBOURS: tuple[tuple[str, ...], ...] = (
 )
 
 
+#: 古體 通押: the rhymes a 古詩 may rhyme together (王力《漢語詩律學》's account of 古風 用韻, as facts): 鄰韻 of one
+#: tone, 上聲 and 去聲 together, 入聲 apart (its -t and -k rhymes together, as Tang 古詩 write them). Each class by
+#: the rhyme names of its 平水韻 groups (a group may stand in two: 佳 with 灰 and with 麻). A 古詩 may change rhyme
+#: (換韻) from one class to another.
+ANCIENT_CLASSES: tuple[str, ...] = (
+    "東冬", "江陽", "支微齊灰", "魚虞", "佳灰", "佳麻", "眞文元寒刪先", "蕭肴豪", "歌", "庚靑蒸", "尤", "侵", "覃鹽咸",
+    "董腫送宋", "講養絳漾", "紙尾薺寘未霽", "語麌御遇", "蟹賄泰卦隊", "軫吻阮旱潸銑震問願翰諫霰", "筱巧皓嘯效號",
+    "哿箇", "馬禡", "梗迥敬徑", "有宥", "寢沁", "感儉豏勘艷陷",
+    "屋沃", "覺藥", "質物月曷黠屑陌錫職緝", "合葉洽緝",
+)
+
+
+def ancient_classes(group: str) -> frozenset[int]:
+    """The 古體 通押 classes (indices of ANCIENT_CLASSES) of a 平水韻 group, by its rhyme name (its last char).
+
+    >>> ancient_classes("上平一東") == ancient_classes("上平二冬")
+    True
+    >>> ancient_classes("上聲四紙") == ancient_classes("去聲四寘"), ancient_classes("八寒")
+    (True, frozenset())
+    >>> ancient_classes("下平一先") & ancient_classes("入聲九屑")
+    frozenset()
+    """
+    if not group.startswith(("上平", "下平", "上聲", "去聲", "入聲")):  # another book's group (中華新韻 八寒)
+        return frozenset()
+    return _ancient_class_map().get(group.rstrip("*")[-1:], frozenset())
+
+
+@cache
+def _ancient_class_map() -> dict[str, frozenset[int]]:
+    out: dict[str, set[int]] = {}
+    for k, names in enumerate(ANCIENT_CLASSES):
+        for name in names:
+            out.setdefault(name, set()).add(k)
+    return {name: frozenset(ks) for name, ks in out.items()}
+
+
 def _neighbour_map(sets: tuple[tuple[str, ...], ...]) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for members in sets:

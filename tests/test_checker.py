@@ -107,6 +107,21 @@ def test_an_undeclared_long_poem_that_breaks_the_rules_is_a_guti():
     assert kept.form == "五言排律" and kept.regulated  # ten lines that keep the rules stay a 排律
 
 
+def test_a_guti_must_still_rhyme():
+    """古體 may change rhyme and rhyme 鄰韻 together, but an even line's foot must rhyme: 《山石》 with its lines
+    reversed loses its rhymes (faults), a lone stray foot is a note to check, 換韻 is no fault."""
+    lines = SHAN_SHI.rstrip("。").replace("。", "，").split("，")
+    reversed_ = check_poem("，".join(reversed(lines)) + "。", form="古體")
+    assert sum(v.kind == "rhyme" and v.severity == "error" for v in reversed_.violations) >= 2
+    stray = check_poem("春風吹綠野，細雨潤平田。獨坐看山色，行人到水邊。歸來閉門臥，一夜聽鳴蟬。", form="古體")
+    assert not errors_of(stray)
+    lone = check_poem("春風吹綠野，細雨潤平田。獨坐看山色，行人到水口。歸來閉門臥，一夜聽鳴蟬。", form="古體")
+    assert not errors_of(lone) and (4, 5, "rhyme") in notes_of(lone)
+    changing = check_poem("朝辭白帝彩雲間，千里江陵一日還。兩岸猿聲啼不住，輕舟已過萬重山。"
+                          "北風吹雪四山黑，夜半寒生衾枕側。故人一別無消息，獨對孤燈憶行客。", form="古體")
+    assert not errors_of(changing) and not notes_of(changing) - {n for n in notes_of(changing) if n[2] != "rhyme"}
+
+
 def test_a_sibling_lends_only_its_usual_readings():
     """閑 (平) is not read as 閒's rare 去聲 (jiàn): at a 仄 place it stays an error."""
     result = check_poem("君行登閑上，妾夢在閨中。玉筯千行落，銀牀一半空。")

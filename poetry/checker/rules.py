@@ -23,6 +23,7 @@ from poetry.checker.regulated import analyse_regulated
 from poetry.checker.report import Kind, LonePing, Status
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
 from poetry.forms import DECLARED_FORMS, PING, ZE, form_name, is_regulated_shape, line_pattern
+from poetry.prosody import ancient_classes
 
 #: A finding's place (line, char): the order the findings are reported in.
 _PLACE = attrgetter("line", "pos")
@@ -208,6 +209,25 @@ def rhyme_ancient(a: Analysis, lines: list[str], feet: list[Entry]) -> None:
         a.statuses[i][-1] = Status.RHYME
     if ze:
         a.notes.append("押仄聲韻。")
+    _unrhymed_feet(a, lines, feet)
+
+
+def _unrhymed_feet(a: Analysis, lines: list[str], feet: list[Entry]) -> None:
+    """古體 押韻: an even line's foot that rhymes (by 古體 通押, ``prosody.ancient_classes``) with none of the two
+    even feet before and after it, nor the odd line before it (which may open a 換韻 stanza), is unrhymed: a fault
+    where two or more are, a note to check (自校) where one is (a 多音字 or an old rhyme the book lacks). Chars of
+    unknown group, and other books than the 平水韻, are let be."""
+    classes = [frozenset().union(*(ancient_classes(g) for g in e.groups)) for e in feet]
+    unrhymed = []
+    for i in range(1, len(lines), 2):
+        near = [classes[j] for j in (i - 4, i - 2, i + 2, i + 4, i - 1) if 0 <= j < len(lines)]
+        if classes[i] and not any(not c or classes[i] & c for c in near):
+            unrhymed.append(i)
+    record = a.error if len(unrhymed) > 1 else a.remark
+    for i in unrhymed:
+        message = f"{where(i + 1, len(lines[i]))}韻腳『{lines[i][-1]}』與前後韻腳皆不相押" + (
+            "（古體可換韻、可通押鄰韻，仍須押韻）。" if len(unrhymed) > 1 else "，請自校。")
+        record(i + 1, len(lines[i]), Kind.RHYME, message if a.detail else "")
 
 
 def _unknown_chars(a: Analysis, lines: list[str], entries: list[list[Entry]]) -> None:
