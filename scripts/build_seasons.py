@@ -10,12 +10,13 @@ common knowledge of the seasons' images; FIGURES the figures of speech that writ
 poem (冰肌 冰壺 雪膚: the coolness of a summer beauty; 鬢雪: white hair), which are read as no sign.
 
 The build keeps a sign only where Tang verse bears it out: among the 全唐詩 training split's poems whose titles name
-the season by a time word (唐詩三百首 and the calibration split held out), it must stand in at least MIN_POEMS of
-them and LIFT times as often as in the poems under the opposite season's titles (summer against winter, spring
-against autumn). Each kept sign carries its lift, its poems, and how often the other seasons' poems write it.
-A sign is ``telling`` (it may accuse a poem under the opposite season's title) only when it is also rare among the
-opposite season's poems (at most OPPOSITE_AT_MOST of them) and not broad (BROAD: 寒, 涼, the season's own name, which
-only shield a poem of their season). Tang verse only: Song verse is evaluation data.
+the season (by a time word, or by the season's character in the topical part: 詠夏, 山中冬; 唐詩三百首 and the
+calibration split held out), it must stand in at least MIN_POEMS of them and LIFT times as often as in the poems
+under the other seasons' titles. Each kept sign carries its lift, its poems, and its share of each season's poems.
+A sign is ``telling`` (it may accuse a poem under the opposite season's title: summer against winter, spring against
+autumn) only when it is also rare among the opposite season's poems (at most OPPOSITE_AT_MOST of them) and not broad
+(BROAD: 寒, 涼, 雪, the season's own name, which only shield a poem of their season). Tang verse only: Song verse is
+evaluation data.
 """
 
 from __future__ import annotations
