@@ -35,6 +35,7 @@ from poetry.grading.measures import (
 )
 from poetry.grading.models import _logistic, _model
 from poetry.grading.rubric import criterion_bands
+from poetry.grading.seasons import season_fit, season_relevance
 from poetry.grading.title_parts import read_title
 from poetry.grading.variants import GradedText, as_written, read_for_grading
 from poetry.text import MAX_LENGTH, parse_poem
@@ -274,7 +275,9 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
             p, backed = max((p, backed), relevance(retitled_features(f, lines, parts.painted)))
         festival = festival_fit(ct, lines)  # 歲時: 元日 answered by 爆竹、屠蘇, 中秋 not by 茱萸、黃花
         p = festival_relevance(p, festival)
-        criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed, festival))
+        season = season_fit(ct, lines) if festival is None else None  # 四時: 寒夜 not answered by 鳴蟬、火雲
+        p = season_relevance(p, season)
+        criteria["貼題"] = _crit(p, explain_relevance(p, ct, lines, backed, festival, season))
         if names_an_object(ct):  # 詠X: the thing goes unnamed by convention; the rubric's 離題 line is lower
             criteria["貼題"]["object_title"] = True
     else:

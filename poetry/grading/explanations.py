@@ -31,6 +31,7 @@ from poetry.grading.measures import (
 )
 from poetry.grading.models import _vectors
 from poetry.grading.rubric import GENERIC_TITLES, Band, band_of
+from poetry.grading.seasons import SeasonFit, explain_season
 from poetry.grading.title_meaning import _NO_SUBJECT, answers
 from poetry.grading.title_parts import GENRE_FORMULAS, TitleParts, read_title
 
@@ -194,11 +195,12 @@ def explain_ends(p: float, lines: list[str], coherence: float | None = None) -> 
 
 
 def explain_relevance(p: float, title: str, lines: list[str], backed: float | None = None,
-                      festival: FestivalFit | None = None) -> str:
+                      festival: FestivalFit | None = None, season: SeasonFit | None = None) -> str:
     """貼題 in words: which of the title's words the body answers and where (title_meaning.answers, in the title's
     topical part: title_parts.read_title), the title's characters it writes, and whether they are backed by
     the rest of the poem (``backed``: the rescue calibrator's probability, None when the body writes none); a
-    festival's customs that answer the title, or another festival's that the poem writes instead (``festival``).
+    festival's customs that answer the title, or another festival's that the poem writes instead (``festival``); the
+    opposite season's signs that the poem writes instead of its title's season (``season``).
 
     >>> explain_relevance(0.9, "對雪", ["六出飛花入戶時", "坐看青竹變瓊枝", "如今好上高樓望", "蓋盡人間惡路岐"])[:8]
     '題中「雪」，詩以'
@@ -212,6 +214,8 @@ def explain_relevance(p: float, title: str, lines: list[str], backed: float | No
         return f"題目「{title}」只記{recorded(parts)}，不限題材，貼題只作參考。"
     if festival is not None and festival.other:  # 茱萸、黃花 under 中秋: another festival's poem
         return explain_festival(festival)
+    if season is not None and season.other:  # 鳴蟬、火雲 under 寒夜: the opposite season's poem
+        return explain_season(season)
     asked = parts.asked  # names, places, dates and formulas are not what the body answers (次韻, 秦觀, 十一月四日)
     hits = [ch for ch in dict.fromkeys(asked) if any(ch in x for x in lines) and ch not in _NO_SUBJECT]
     answered = festival is not None and festival.answered  # the day's customs answer it: no 未及題意

@@ -1,0 +1,66 @@
+"""四時: a title's season contradicted by a poem of the opposite season (poetry.grading.seasons, data/seasons.json)."""
+
+import pytest
+
+from poetry.grading import grade_poem
+from poetry.grading.seasons import season_fit, season_of
+
+#: 蘇舜欽《夏意》: 簟, 石榴 and 樹陰 of a summer noon (fresh5's wrong_title case under 寒夜).
+SUMMER = "別院深深夏簟清，石榴開遍透簾明。樹陰滿地日當午，夢覺流鶯時一聲。"
+#: 高駢《山亭夏日》.
+MOUNTAIN_SUMMER = "綠樹陰濃夏日長，樓臺倒影入池塘。水晶簾動微風起，滿架薔薇一院香。"
+
+
+@pytest.mark.parametrize("title,season", [
+    ("寒夜", "冬"), ("冬夜讀書示子聿", "冬"), ("山亭夏日", "夏"), ("初夏睡起", "夏"), ("春夜喜雨", "春"),
+    ("秋夕", "秋"), ("歲暮", "冬"),
+    # a season inside a name or beside one is no time: 江夏 宜春 叔夏 are names, 立春 is winter's weather
+    ("江夏別宋之悌", ""), ("宜春晚望", ""), ("陪叔夏夜飲", ""), ("立春日", ""),
+    ("中秋", ""),  # a festival's title: festivals.py reads it
+    ("春望", ""), ("春秋", ""),
+])
+def test_a_title_names_its_season_by_a_time_word(title, season):
+    assert season_of(title)[0] == season
+
+
+def test_a_summer_poem_under_a_winter_title_is_off_it():
+    g = grade_poem(SUMMER, title="寒夜")
+    fit = season_fit("寒夜", g.lines)
+    assert fit.other == "夏" and len(fit.other_signs) >= 2
+    relevance = g.criteria["貼題"]
+    assert relevance["score"] <= 0.05
+    assert "別院深深夏簟清" in relevance["explanation"] and "與題中「寒夜」（冬日）不合" in relevance["explanation"]
+    assert g.grade in ("下品", "荒牌") and any(r.startswith("離題") and "夏日之景" in r for r in g.reasons)
+
+
+@pytest.mark.parametrize("title,text", [
+    ("夏意", SUMMER), ("山亭夏日", MOUNTAIN_SUMMER), ("夏日", MOUNTAIN_SUMMER),
+    # 叔夏 and 宜春 are names: no season is asked, whatever the poem writes
+    ("陪叔夏夜飲", "朔風吹雪滿江城，殘臘圍爐酒半傾。"), ("宜春晚望", "落葉秋聲滿故城，西風白露菊花明。"),
+])
+def test_a_poem_of_its_titles_season_or_a_name_is_not_off_it(title, text):
+    g = grade_poem(text, title=title)
+    fit = season_fit(title, g.lines)
+    assert fit is None or not fit.other
+    assert "不合" not in g.criteria["貼題"]["explanation"]
+
+
+def test_figures_of_speech_write_no_season():
+    """冰肌 冰壺 雪窖 in a summer poem are its coolness, not winter: no contradiction."""
+    fit = season_fit("夏夜", ["冰肌玉骨自清涼", "雪窖冰壺在此堂"])
+    assert fit is not None and not fit.other
+    fit = season_fit("夏夜", ["冰肌玉骨無人見", "雪窖冰壺在此堂"])
+    assert fit is not None and not fit.other and not fit.other_signs
+
+
+def test_a_title_that_names_the_opposite_weather_asks_for_it():
+    """初夏連雨作寒: a cold early summer, 霰 and 重裘 are its matter."""
+    lines = ["中宵還集霰", "四月尚重裘"]
+    assert season_fit("初夏連雨作寒", lines).other == ""
+    assert season_fit("初夏", lines + ["朔風吹雪花"]).other == "冬"
+
+
+def test_spring_against_autumn():
+    fit = season_fit("秋夜", ["東風吹落杏花紅", "垂柳黃鸝春色中"])
+    assert fit.other == "春"
+    assert season_fit("春夜", ["東風吹落杏花紅", "垂柳黃鸝春色中"]).other == ""
