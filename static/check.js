@@ -25,9 +25,11 @@ function updateCount() {
 function updateChip(report) {
   if (!report) { chip.hidden = true; return; }
   const faults = (report.violations || []).filter((v) => v.severity === "error").length;
+  // a 古體 poem (古詩, 古絕, 雜言) with no fault keeps its form: no 近體 rule applies to it
+  const ancient = !report.regulated && !faults && /古|雜言/.test(report.form || "");
   chip.hidden = false;
-  chip.classList.toggle("check-chip-good", !!report.regulated);
-  chip.textContent = report.regulated ? template("chip-good")
+  chip.classList.toggle("check-chip-good", !!report.regulated || ancient);
+  chip.textContent = report.regulated ? template("chip-good") : ancient ? template("chip-ancient")
     : faults ? fill(template("chip-bad"), { count: faults }) : template("chip-bad-none");
 }
 

@@ -276,3 +276,34 @@ def test_a_lost_connection_keeps_the_draft_and_recovers(live_server, new_page):
     page.unroute("**/api/check")
     page.locator(f'{WRONG_TILE}[data-status="wrong"]').wait_for(timeout=15000)  # the retry comes back
     assert page.locator(".pe-message-warn").count() == 0
+
+
+SHAN_SHI = ["山石犖确行徑微，黃昏到寺蝙蝠飛。", "升堂坐階新雨足，芭蕉葉大梔子肥。", "僧言古壁佛畫好，以火來照所見稀。",
+            "鋪牀拂席置羹飯，疏糲亦足飽我飢。", "夜深靜臥百蟲絕，清月出嶺光入扉。", "天明獨去無道路，出入高下窮煙霏。",
+            "山紅澗碧紛爛漫，時見松櫪皆十圍。", "當流赤足踏澗石，水聲激激風吹衣。", "人生如此自可樂，豈必局束爲人鞿。",
+            "嗟哉吾黨二三子，安得至老不更歸。"]
+
+
+VERDICT_IS = "v => (document.querySelector('.pe-verdict') || {}).textContent === v"
+
+
+def test_a_long_guti_reads_as_a_guti_not_as_faults(live_server, new_page):
+    """韓愈《山石》, undeclared: the editor says 古體 (no 近體 fault, not 未合律) and notes how to have it checked as
+    a 排律; with two of its rhymes broken it names the unrhymed feet."""
+    page = new_page()
+    errors = open_check(page, live_server)
+    page.fill("#poem-text", "山石\n" + "\n".join(SHAN_SHI))
+    page.wait_for_function(VERDICT_IS, arg="判定：古體・押韻無誤・七言古詩")
+    assert page.locator(".pe-badge-verdict").inner_text() == "古體・押韻無誤"
+    page.wait_for_function("() => document.querySelector('.check-chip').textContent === '古體・押韻無誤'")
+    assert "若作排律" in page.locator(".pe-whole").inner_text()
+    screenshot(page, "check-desktop-guti")
+    broken = SHAN_SHI[:]
+    broken[0] = broken[0].replace("飛。", "落。")
+    broken[1] = broken[1].replace("肥。", "好。")
+    page.fill("#poem-text", "山石\n" + "\n".join(broken))
+    page.wait_for_function(VERDICT_IS, arg="判定：未合律・七言古詩")
+    assert "皆不相押" in page.locator(".pe-lines").inner_text()
+    assert page.locator('.pe-tile[data-line="2"][data-pos="7"]').get_attribute("data-status") == "rhyme_wrong"
+    screenshot(page, "check-desktop-guti-unrhymed")
+    assert errors == []

@@ -141,7 +141,8 @@ def _violations(a: Analysis, poem: Prepared, table: BookTable, hand_set: set[str
 def _summary(a: Analysis) -> str:
     """One Chinese sentence: the form, and 合律 or how many faults."""
     if a.ancient:
-        return f"此詩為{a.form}，不按近體格律論。"
+        errors = sum(f.severity == Severity.ERROR for f in a.findings)
+        return f"此詩為{a.form}，不按近體格律論" + (f"；有{errors}處不合（押韻）。" if errors else "。")
     if a.regulated:
         rescued = any("救" in note or "特拗" in note for note in a.notes)
         extra = "（有拗救）" if rescued else ""

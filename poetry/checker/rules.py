@@ -225,6 +225,8 @@ def _unrhymed_feet(a: Analysis, lines: list[str], feet: list[Entry]) -> None:
             unrhymed.append(i)
     record = a.error if len(unrhymed) > 1 else a.remark
     for i in unrhymed:
+        if len(unrhymed) > 1:
+            a.statuses[i][-1] = Status.RHYME_WRONG
         message = f"{where(i + 1, len(lines[i]))}韻腳『{lines[i][-1]}』與前後韻腳皆不相押" + (
             "（古體可換韻、可通押鄰韻，仍須押韻）。" if len(unrhymed) > 1 else "，請自校。")
         record(i + 1, len(lines[i]), Kind.RHYME, message if a.detail else "")

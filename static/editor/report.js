@@ -62,13 +62,24 @@ function handRules(report, view) {
   return marks;
 }
 
+/* A 古體 poem (古詩, 古絕, 雜言; declared 古體) with no fault: no 近體 rule applies, so it is not 未合律. */
+function isAncient(report) {
+  return !report.regulated && !(report.violations || []).some(isFault) && /古|雜言/.test(report.form || "");
+}
+
+/* 合律, 古體 or 未合律, as the checker's summary says it. */
+function prosodyWord(report, S) {
+  return report.regulated ? S.regulated : (isAncient(report) ? S.ancient : S.notRegulated);
+}
+
 /* The head of the report: 合律 or not, the form, pattern, rhyme group, book, and tiles used. */
 function summaryOf(report, marks, errors, S) {
   const summary = el("div", "pe-summary");
   // 格律 and 局規 are two states: the badge says 合律 only when the round's rule holds too
   const ruleBroken = Object.keys(marks.flags).length > 0 || marks.titleMissing.length > 0;
-  const badge = el("span", "pe-badge-verdict " + (report.regulated && !ruleBroken ? "pe-good" : "pe-bad"),
-    ruleBroken ? S.ruleBroken : (report.regulated ? S.regulated : S.notRegulated));
+  const kept = report.regulated || isAncient(report);
+  const badge = el("span", "pe-badge-verdict " + (kept && !ruleBroken ? "pe-good" : "pe-bad"),
+    ruleBroken ? S.ruleBroken : prosodyWord(report, S));
   badge.setAttribute("aria-hidden", "true");
   summary.appendChild(badge);
   const facts = el("dl", "pe-facts");
@@ -80,7 +91,7 @@ function summaryOf(report, marks, errors, S) {
     facts.appendChild(wrap);
   }
   if (report.title) fact(S.title, "《" + report.title + "》");
-  if (ruleBroken) fact(S.prosodyFact, report.regulated ? S.regulated : S.notRegulated);
+  if (ruleBroken) fact(S.prosodyFact, prosodyWord(report, S));
   fact(S.form, report.form);
   fact(S.pattern, report.pattern);
   fact(S.rhymeGroup, report.rhyme_group);
@@ -116,7 +127,7 @@ export function drawReport(report, view) {
   const violations = report.violations || [];
   const marks = handRules(report, view);
   const errors = violations.filter(isFault).length + Object.keys(marks.flags).length;
-  const prosody = report.regulated ? S.regulated : S.notRegulated;
+  const prosody = prosodyWord(report, S);
   const broken = Object.keys(marks.flags).length || marks.titleMissing.length;
   const verdict = S.verdictPrefix + (broken ? S.ruleBroken + "・" : "") + prosody +
     (report.form ? "・" + report.form : "");
