@@ -188,8 +188,10 @@ function offerForm(page, report) {
 /* The report's fold line: the verdict and the faults to mend (all one sees of it when folded), or the label. */
 function summarise(page, report) {
   const faults = report ? (report.violations || []).filter((v) => v.severity === "error").length : 0;
+  const ancient = report && !report.regulated && !faults && /古|雜言/.test(report.form || "");  // no 近體 rule applies
   $("report-summary").textContent = !report ? page.S.reportLabel
-    : report.regulated ? page.S.reportGood : faults ? fill(page.S.reportFaults, { count: faults }) : page.S.reportOther;
+    : report.regulated ? page.S.reportGood : ancient ? page.S.reportAncient
+    : faults ? fill(page.S.reportFaults, { count: faults }) : page.S.reportOther;
 }
 
 /* The themes panel's 「以此起稿」: take its title (when none yet) and say which rhyme it suggests. */
