@@ -21,8 +21,8 @@ Three measures need no corpus (``--only quick`` runs just them; ``--only title``
     write against the same poems under wrong titles, and jumbles retitled with one of their own words;
   * the graded sets (GRADED_SETS: the development set tests/data/graded_set.json, the held-out set
     tests/data/graded_set_holdout.json and the fresh held-out sets tests/data/graded_set_fresh.json,
-    graded_set_fresh2.json, graded_set_fresh3.json, graded_set_fresh4.json and graded_set_fresh5.json; ``--graded FILE``
-    for another):
+    graded_set_fresh2.json, graded_set_fresh3.json, graded_set_fresh4.json, graded_set_fresh5.json and
+    graded_set_fresh6.json; ``--graded FILE`` for another):
     poems graded by a 詩伯 before the software saw them; exact agreement, within one step, Spearman rank
     agreement overall and among the well-formed poems (all but the jumbles), and who was more generous;
   * variant invariance: tests/test_grading_variants.py's poems, the graded set's and the judge fixtures in
@@ -96,10 +96,13 @@ def time_dashboard(repeats: int = 20) -> list[float]:
 #: and before that session's merges; its per-poem results were looked at in the eighth session) and the third fresh
 #: set (ninth session, fresh3: committed before any software ran on it; used that session to find bugs) and the
 #: fourth fresh set (ninth session, fresh4: committed before any software ran on it; the clean measure, not for tuning)
-#: and the fifth fresh set (ninth session, fresh5: committed before any software ran on it; the final clean measure).
+#: and the fifth fresh set (ninth session, fresh5: committed before any software ran on it; the final clean measure)
+#: and the sixth fresh set (tenth session, fresh6: committed before any software ran on it; the tenth session's final
+#: clean measure, not for tuning).
 GRADED_SETS = ("tests/data/graded_set.json", "tests/data/graded_set_holdout.json", "tests/data/graded_set_fresh.json",
                "tests/data/graded_set_fresh2.json", "tests/data/graded_set_fresh3.json",
-               "tests/data/graded_set_fresh4.json", "tests/data/graded_set_fresh5.json")
+               "tests/data/graded_set_fresh4.json", "tests/data/graded_set_fresh5.json",
+               "tests/data/graded_set_fresh6.json")
 
 
 def graded_set(path: str = GRADED_SETS[0], show: bool = False) -> None:
