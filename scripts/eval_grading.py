@@ -21,7 +21,7 @@ Three measures need no corpus (``--only quick`` runs just them; ``--only title``
     write against the same poems under wrong titles, and jumbles retitled with one of their own words;
   * the graded sets (GRADED_SETS: the development set tests/data/graded_set.json, the held-out set
     tests/data/graded_set_holdout.json and the fresh held-out sets tests/data/graded_set_fresh.json,
-    graded_set_fresh2.json, graded_set_fresh3.json, graded_set_fresh4.json, graded_set_fresh5.json and
+    graded_set_fresh2.json, graded_set_fresh3.json, graded_set_fresh4.json, graded_set_fresh5.json,
     graded_set_fresh6.json and graded_set_fresh7.json; ``--graded FILE`` for another):
     poems graded by a 詩伯 before the software saw them; exact agreement, within one step, Spearman rank
     agreement overall and among the well-formed poems (all but the jumbles), and who was more generous;
