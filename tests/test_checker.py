@@ -103,7 +103,7 @@ def test_an_undeclared_long_poem_that_breaks_the_rules_is_a_guti():
     assert brief["form"] == "七言古詩" and not [v for v in brief["violations"] if v["severity"] == "error"]
     assert len(errors_of(check_poem(SHAN_SHI, form="七言排律"))) > 10
     kept = check_poem("國破山河在，城春草木深。感時花濺淚，恨別鳥驚心。烽火連三月，家書抵萬金。"
-                      "白頭搔更短，渾欲不勝簪。國破山河在，城春草木深。")
+                      "白頭搔更短，渾欲不勝簪。月落江村暗，風吹客袖侵。")
     assert kept.form == "五言排律" and kept.regulated  # ten lines that keep the rules stay a 排律
 
 
@@ -120,6 +120,18 @@ def test_a_guti_must_still_rhyme():
     changing = check_poem("朝辭白帝彩雲間，千里江陵一日還。兩岸猿聲啼不住，輕舟已過萬重山。"
                           "北風吹雪四山黑，夜半寒生衾枕側。故人一別無消息，獨對孤燈憶行客。", form="古體")
     assert not errors_of(changing) and not notes_of(changing) - {n for n in notes_of(changing) if n[2] != "rhyme"}
+
+
+def test_a_rhyme_char_written_again_is_a_fault_in_jinti_only():
+    """重韻: 開 at two feet of a 七絕 is a fault at the later one (✕), in the report and in batch alike; a 古詩 may
+    repeat a rhyme, and a lost char (□) is no rhyme."""
+    text = "春風吹綠滿山開，燕子歸時花又開。十里桃花紅似火，誰家少女踏青來。"
+    result = check_poem(text)
+    assert (2, 7, "rhyme") in errors_of(result) and (1, 7, "rhyme") not in errors_of(result)
+    assert result.lines[1].chars[6].status == "rhyme_wrong" and "重韻" in result.violations[0].message
+    assert any(v["kind"] == "rhyme" and v["severity"] == "error" for v in check_lines_brief(text)["violations"])
+    assert not errors_of(check_poem(text, form="古體"))
+    assert not errors_of(check_poem("□□□□一番□，□□風光□□□。□□渭川公子在，此時□□理絲綸。")) & {(2, 7, "rhyme")}
 
 
 def test_a_sibling_lends_only_its_usual_readings():

@@ -491,6 +491,7 @@ def judge_foot(a: Analysis, v: Verse) -> None:
     statuses, required, rhyme_lines = a.statuses, a.required, a.rhyme_lines
     if not a.detail:
         _judge_feet_brief(a, v, group is not None and v.strays is None)  # the feet may simply rhyme
+        _repeated_rhymes(a, v)
         return
     for i, foot in enumerate(v.feet):
         if ends[i] == ZE:
@@ -502,6 +503,28 @@ def judge_foot(a: Analysis, v: Verse) -> None:
             required[i][last] = PING
             rhyme_lines[i] = True
             _rhyme_foot(a, v, i)
+    _repeated_rhymes(a, v)
+
+
+def _repeated_rhymes(a: Analysis, v: Verse) -> None:
+    """重韻: a 近體 poem rhymes each foot on another char; a rhyme char written again at a later foot is a fault
+    (a 古詩 may repeat one)."""
+    feet = [line[-1] for line, end in zip(v.lines, v.ends) if end != ZE]
+    if len(set(feet)) == len(feet):
+        return
+    first: dict[str, int] = {}
+    for i, (line, end) in enumerate(zip(v.lines, v.ends)):
+        if end == ZE or v.feet[i].code & UNKNOWN:  # a char the book lacks (□ for a lost one) is no rhyme
+            continue
+        char = line[-1]
+        if char not in first:
+            first[char] = i
+            continue
+        message = (f"重韻：{where(i + 1, v.length)}韻腳『{char}』已押於{where(first[char] + 1, v.length)}，"
+                   "近體一韻不重押。") if a.detail else ""
+        if a.detail:
+            a.statuses[i][v.length - 1] = RHYME_WRONG
+        a.error(i + 1, v.length, RHYME_KIND, message, Fix(i, v.length - 1, "rhyme"))
 
 
 def _judge_feet_brief(a: Analysis, v: Verse, rhymes: bool) -> None:
