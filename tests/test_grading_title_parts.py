@@ -156,3 +156,13 @@ def test_a_poem_on_a_painting_answers_by_the_thing_painted():
     g = grade_poem(text, title="畫雞")
     assert g.criteria["貼題"]["score"] > grade_poem(text, title="畫船").criteria["貼題"]["score"]
     assert "「雞」" in g.criteria["貼題"]["explanation"] and g.grade != "下品"
+
+
+def test_a_quantity_in_a_title_is_answered_by_nothing():
+    """王安石《半山春晚即事》: 半 (of the place 半山) is no subject; no body character is said to answer it."""
+    from poetry.grading.title_meaning import answers
+
+    lines = "春風取花去，酬我以清陰，翳翳陂路靜，交交園屋深，床敷每小息，杖屨或幽尋，惟有北山鳥，經過遺好音".split("，")
+    assert "半" not in [a.unit for a in answers("半山春晚", lines)]
+    graded = grade_poem("，".join(lines) + "。", title="半山春晚即事")
+    assert "題中「半」" not in graded.criteria["貼題"]["explanation"]

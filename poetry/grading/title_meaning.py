@@ -33,6 +33,9 @@ LINE_ANSWERS = 0.25
 LINE_NEAR = 0.2
 #: Title characters that name no subject (numbering, 之, 詩): never counted as shared.
 _NO_SUBJECT = frozenset("之一二三四五六七八九十首其詩")
+#: Title characters no body character answers by itself: those, and quantities (半山's 半, 百, 千, 數): a 詩伯 does
+#: not read 「杖」 as the answer to 「半」.
+_UNANSWERABLE = _NO_SUBJECT | frozenset("半百千萬兩數幾諸")
 
 
 @dataclass(frozen=True)
@@ -175,8 +178,9 @@ class Answer:
 
 def answers(title: str, lines: list[str], k: int = 3) -> list[Answer]:
     """The title's units the body answers best, each with the body character (not in the title) and line;
-    a two-character unit is named only when it is a word (jieba's dictionary: 七夕, not 月九), and a character of
-    such a word only within it (春日懷人 asks 春日 and 懷人, not the 日 that 九日's poems answer with 菊).
+    a two-character unit is named only when it is a word (jieba's dictionary: 七夕, not 月九), a character of such a
+    word only within it (春日懷人 asks 春日 and 懷人, not the 日 that 九日's poems answer with 菊), and no quantity
+    (``_UNANSWERABLE``: 半 of 半山).
 
     >>> [(a.unit, a.char) for a in answers("對雪", ["六出飛花入戶時", "坐看青竹變瓊枝"], k=1)]
     [('雪', '瓊')]
@@ -187,7 +191,7 @@ def answers(title: str, lines: list[str], k: int = 3) -> list[Answer]:
     words = _tokenizer().FREQ
     units = [u for u in title_units(title) if len(u) == 1 or words.get(to_simplified(u))]
     whole = "".join(u for u in units if len(u) == 2)
-    units = [u for u in units if len(u) == 2 or u not in whole]  # 春日 is the unit, not its 日 (九日's 菊)
+    units = [u for u in units if len(u) == 2 or u not in whole and u not in _UNANSWERABLE]  # 春日, not its 日
     if not units:
         return []
     vec = _vectors()
