@@ -12,7 +12,8 @@ position the way the tradition does:
   特拗 平平仄平仄 / 仄仄平平仄平仄 in an 出句, only with its 1st (七言 3rd) char 平 (王力《詩詞格律》);
   七言 孤平 by 王力 (the 1st char free, no rescue) unless ``lone_ping="lenient"``;
 - 黏 and 對 between lines; one 平聲 rhyme group for the even lines (and line 1 when it rhymes), a
-  first line borrowing a neighbouring group (孤雁出群) only noted; 出韻, 撞韻, 重字 (not 萋萋);
+  first line borrowing a neighbouring group (孤雁出群, 謝榛's name; 孤雁入群 to others) only noted; 出韻, 撞韻,
+  重韻, 重字 (not 萋萋);
 - 三仄尾 as a soft note; 仄韻 or breaks in half the lines or more make the poem 古體 (五言古絕, 七言古詩)
   rather than a failed 律詩.
 

@@ -594,7 +594,8 @@ def _rhyme_foot(a: Analysis, v: Verse, i: int) -> None:
         statuses[last] = UNKNOWN_STATUS
     elif i == 0 and foot.ping & v.neighbours:  # 孤雁出群: a 鄰韻 first foot
         statuses[last] = RHYME
-        a.remark(ln, length, RHYME_KIND, f"首句韻腳『{line[-1]}』屬鄰韻（孤雁出群），可用。" if a.detail else "")
+        borrowed = f"首句韻腳『{line[-1]}』屬鄰韻（孤雁出群，一稱孤雁入群），可用。"  # 謝榛's name, and 夏世欽's
+        a.remark(ln, length, RHYME_KIND, borrowed if a.detail else "")
     else:  # 出韻
         statuses[last] = RHYME_WRONG
         near = "（鄰韻，近體不通押）" if foot.ping & v.neighbours else ""
