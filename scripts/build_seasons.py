@@ -50,13 +50,13 @@ OPPOSITE = {"春": "秋", "夏": "冬", "秋": "春", "冬": "夏"}
 #: The time words a title names a season by (whole words of its topical part).
 TIME_WORDS: dict[str, tuple[str, ...]] = {
     "春": tuple("春日 春夜 春晚 春暮 春夕 春曉 春朝 春晴 春雨 春寒 春陰 春宵 春盡 春深 早春 初春 仲春 暮春 "
-                "晚春 殘春 孟春 季春".split()),
+                "晚春 殘春 孟春 季春 春遊 春江 春山 春景 春興 春思 春水 春色 春光 春野 春郊 春園 春行".split()),
     "夏": tuple("夏日 夏夜 夏晚 夏景 夏初 初夏 首夏 早夏 晚夏 仲夏 孟夏 季夏 長夏 夏意 盛夏 夏雨 夏夕 夏晝 "
                 "苦熱 銷夏 消夏 避暑".split()),
     "秋": tuple("秋日 秋夜 秋夕 秋晚 秋暮 秋晨 秋宵 秋曉 秋霽 秋雨 早秋 初秋 新秋 仲秋 晚秋 暮秋 杪秋 秋末 "
-                "秋深 孟秋 季秋".split()),
+                "秋深 孟秋 季秋 秋江 秋山 秋景 秋興 秋思 秋水 秋色 秋光 秋野 秋郊 秋園 秋遊 秋行".split()),
     "冬": tuple("冬日 冬夜 冬夕 冬晚 冬暮 冬末 冬宵 冬曉 初冬 早冬 孟冬 仲冬 季冬 暮冬 殘冬 窮冬 冬杪 冬深 "
-                "寒夜 歲暮 歲晚 苦寒".split()),
+                "寒夜 歲暮 歲晚 苦寒 冬景 冬郊 冬行".split()),
 }
 #: Two characters holding a season's character that make a name or another word, not a time: a time word beside
 #: them is not read (江夏日, 宜春晚, 立春日: the first day of spring is winter's weather). With jieba's place and person

@@ -14,6 +14,8 @@ MOUNTAIN_SUMMER = "綠樹陰濃夏日長，樓臺倒影入池塘。水晶簾動�
 @pytest.mark.parametrize("title,season", [
     ("寒夜", "冬"), ("冬夜讀書示子聿", "冬"), ("山亭夏日", "夏"), ("初夏睡起", "夏"), ("春夜喜雨", "春"),
     ("秋夕", "秋"), ("歲暮", "冬"),
+    # a season's scene names it as its time does: 秋江, 秋山, 春遊 (春江 is also a place, jieba's ns: left)
+    ("秋江", "秋"), ("秋山晚眺", "秋"), ("春遊", "春"), ("冬景", "冬"),
     # a season inside a name or beside one is no time: 江夏 宜春 叔夏 are names, 立春 is winter's weather
     ("江夏別宋之悌", ""), ("宜春晚望", ""), ("陪叔夏夜飲", ""), ("立春日", ""),
     ("中秋", ""),  # a festival's title: festivals.py reads it
@@ -64,3 +66,10 @@ def test_spring_against_autumn():
     fit = season_fit("秋夜", ["東風吹落杏花紅", "垂柳黃鸝春色中"])
     assert fit.other == "春"
     assert season_fit("春夜", ["東風吹落杏花紅", "垂柳黃鸝春色中"]).other == ""
+
+
+def test_an_autumn_walk_under_a_spring_outing_is_off_it():
+    """趙翼《野步》 (秋風, 楓葉) under 春遊: its season contradicts the title's scene."""
+    text = "峭寒催換木棉裘，倚杖郊原作近遊。最是秋風管閒事，紅他楓葉白人頭。"
+    assert season_fit("春遊", grade_poem(text, title="春遊").lines).other == "秋"
+    assert not season_fit("野步", grade_poem(text, title="野步").lines)
