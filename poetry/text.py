@@ -145,7 +145,7 @@ def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, .
 
 
 @cache
-def _siblings() -> MappingProxyType:
+def siblings_table() -> MappingProxyType:
     """Traditional char → the other traditional forms its 简体 writes alike (幹 → 乾 干), from the s2t rows."""
     out: dict[str, dict[str, None]] = {}
     for forms in _simplified_table().values():
@@ -162,7 +162,7 @@ def simplified_siblings(char: str) -> tuple[str, ...]:
     >>> simplified_siblings("幹"), simplified_siblings("山")
     (('乾', '干'), ())
     """
-    return _siblings().get(char, ())
+    return siblings_table().get(char, ())
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from operator import attrgetter, itemgetter
 
-from poetry.checker.analysis import NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
+from poetry.checker.analysis import ERROR, NOTE, Analysis, Finding, Fix, choose_group, cn_numeral, fits, where
 from poetry.checker.regulated import analyse_regulated
 from poetry.checker.report import Kind, LonePing, Status
 from poetry.checker.tables import COMMON, COMMON_PING, COMMON_ZE, UNKNOWN, BookTable, Entry
@@ -117,7 +117,7 @@ def _long_ancient(regulated: Analysis, lines: list[str], entries: list[list[Entr
     a.length, n = regulated.length, len(lines)
     a.ancient = True
     a.form = form_name(a.length, n, ancient=True)
-    faults = sum(f.severity == "error" for f in regulated.findings)
+    faults = sum(f.severity == ERROR for f in regulated.findings)
     a.notes.append(f"{n}句而不合{regulated.form}（{faults}處），未宣告體裁，按{a.form}論，只看押韻（可換韻）；"
                    f"若作排律，可宣告體裁為「{regulated.form}」。")
     rhyme_ancient(a, lines, [row[-1] for row in entries])

@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from poetry.forms import PING
-from poetry.text import simplified_siblings
+from poetry.text import siblings_table, simplified_siblings
 
 COMMON_PING, COMMON_ZE, RARE_PING, RARE_ZE, UNKNOWN = 1, 2, 4, 8, 16
 #: A char that may be read 平 (by any reading, or unknown), or 仄.
@@ -140,6 +140,8 @@ class BookTable:
         self.fixed: dict[tuple[str, str], Entry] = {}
         #: traditional chars whose 简体 forms read otherwise (幹: 乾 干), computed on first use (``typed_chars``)
         self._typed_chars: frozenset[str] | None = None
+        #: those chars' Entries as typed (``as_typed``)
+        self.typed: dict[str, Entry] = {}
 
     def entry(self, char: str) -> Entry:
         """The Entry of one char (looked up in the book the first time)."""
@@ -216,19 +218,21 @@ class BookTable:
         """
         if char not in self.typed_chars():
             return self.entry(char)
-        return self.merged((char,) + simplified_siblings(char), usual=True)
+        e = self.typed.get(char)
+        if e is None:
+            e = self.typed[char] = self.merged((char,) + simplified_siblings(char), usual=True)
+        return e
 
     def typed_chars(self) -> frozenset[str]:
-        """The traditional chars whose 简体 stands for forms read in another tone or 平 group (幹 乾 徵 臺 …;
-        17 in the 平水韻); the others' siblings (後 后, 雲 云) change nothing the rules ask."""
+        """The traditional chars whose 简体 stands for forms read in another tone or 平 group by their usual
+        readings (幹 乾 徵 征 憑 …; 13 in the 平水韻); the others' siblings (後 后, 雲 云) change nothing the rules
+        ask."""
         if self._typed_chars is None:
-            from poetry.text import _siblings
-
             def reads_otherwise(char: str, merged: Entry) -> bool:  # another tone, or another 平 group (a foot's)
                 e = self.entry(char)
                 return bool(_tones(merged.code) - _tones(e.code)) or merged.ping != e.ping
 
-            self._typed_chars = frozenset(c for c, others in _siblings().items()
+            self._typed_chars = frozenset(c for c, others in siblings_table().items()
                                           if reads_otherwise(c, self.merged((c,) + others, usual=True)))
         return self._typed_chars
 
