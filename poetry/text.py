@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -142,6 +143,34 @@ def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, .
     if chosen and chosen in forms:
         return (chosen,) + tuple(f for f in forms if f != chosen)
     return ((chosen,) if chosen else ()) + forms
+
+
+def blanked(text: str, words: Iterable[str]) -> str:
+    """``text`` with each of ``words`` (in the order given) written over by NULs, so that no later word is read
+    inside it.
+
+    >>> blanked("冰肌玉骨", ["冰肌"])
+    '\\x00\\x00玉骨'
+    """
+    for word in words:
+        if word in text:
+            text = text.replace(word, "\0" * len(word))
+    return text
+
+
+def words_written(text: str, words: Iterable[str]) -> list[str]:
+    """The ``words`` written in ``text``, each place read once (give them longest first: 鳴蟬 before 蟬), in the
+    order the text writes them: how festivals' customs and seasons' signs are found in a poem.
+
+    >>> words_written("鳴蟬聲裏火雲張", ["鳴蟬", "火雲", "蟬"])
+    ['鳴蟬', '火雲']
+    """
+    found, taken = [], text
+    for word in words:
+        if word in taken:
+            found.append(word)
+            taken = taken.replace(word, "\0" * len(word))
+    return sorted(found, key=text.find)
 
 
 @cache

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import build_grading as build  # noqa: E402
 import tang_corpus  # noqa: E402
 
-from poetry.text import to_simplified  # noqa: E402
+from poetry.text import blanked, to_simplified, words_written  # noqa: E402
 
 OUT = ROOT / "data" / "seasons.json"
 #: A sign is kept when at least this many poems under its season's titles write it ...
@@ -137,15 +137,9 @@ def season_of(title: str, patterns: dict[str, re.Pattern[str]], stops: frozenset
 
 
 def read_signs(text: str, signs: list[str], figures: tuple[str, ...]) -> list[str]:
-    """The signs written in ``text`` (简体), longest first, each place read once; figures blanked first."""
-    for figure in figures:
-        text = text.replace(figure, "\0" * len(figure))
-    found = []
-    for sign in signs:
-        if sign in text:
-            found.append(sign)
-            text = text.replace(sign, "\0" * len(sign))
-    return found
+    """The signs written in ``text`` (简体), longest first, each place read once; figures blanked first (as
+    poetry.grading.seasons reads a poem)."""
+    return words_written(blanked(text, figures), signs)
 
 
 def season_groups(poems: list[dict], indices: list[int], stops: frozenset[str]) -> dict[str, list[str]]:

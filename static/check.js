@@ -1,6 +1,7 @@
 /* The /check page: a PoemEditor on the draft, a copy kept in localStorage, examples, a counter. */
 import { $, fill, storage } from "./common.js";
 import { attach } from "./editor.js";
+import { isAncient } from "./editor/report.js";
 
 const textarea = $("poem-text");
 const count = $("poem-count");
@@ -25,8 +26,7 @@ function updateCount() {
 function updateChip(report) {
   if (!report) { chip.hidden = true; return; }
   const faults = (report.violations || []).filter((v) => v.severity === "error").length;
-  // a 古體 poem (古詩, 古絕, 雜言) with no fault keeps its form: no 近體 rule applies to it
-  const ancient = !report.regulated && !faults && /古|雜言/.test(report.form || "");
+  const ancient = isAncient(report);
   chip.hidden = false;
   chip.classList.toggle("check-chip-good", !!report.regulated || ancient);
   chip.textContent = report.regulated ? template("chip-good") : ancient ? template("chip-ancient")

@@ -138,7 +138,7 @@ def prepare(poem: str | ParsedPoem, table: BookTable, fast: bool = False) -> Pre
     fixes = word_fixes(lines, table)
     for (i, j), e in fixes.items():
         entries[i][j] = e
-    plain = not fixes and all(e is table.entries.get(c) for s, row in zip(lines, entries) for c, e in zip(s, row))
+    plain = not fixes and table.typed_chars().isdisjoint("".join(lines))  # no char read as its 简体's siblings
     return Prepared(poem.title, lines, list(poem.original_lines), entries, plain)
 
 

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from poetry.data import data_path
-from poetry.text import to_simplified
+from poetry.text import to_simplified, words_written
 
 #: A sign that the poems not of the festival write at most this often (per thousand) answers it alone.
 SPECIFIC = 1.0
@@ -111,13 +111,10 @@ def _named(title: str | None) -> tuple[str, str]:
 def _signs(signs: Mapping[str, Any], text: str) -> tuple[list[str], bool]:
     """The signs written in ``text`` (in 简体; ``signs`` longest first, each place read once) and whether they answer
     the festival."""
-    found, taken = [], text
-    for sign in signs:
-        simple = signs[sign]["simple"]
-        if simple in taken:
-            found.append(sign)
-            taken = taken.replace(simple, "\0" * len(simple))
-    found.sort(key=lambda sign: text.find(signs[sign]["simple"]))
+    by_simple = {}
+    for sign, info in signs.items():  # two forms of one sign (鞦韆, 秋千) read as the first, the longest
+        by_simple.setdefault(info["simple"], sign)
+    found = [by_simple[simple] for simple in words_written(text, by_simple)]
     return found, any(signs[s]["elsewhere"] <= SPECIFIC for s in found) or len(found) >= 2
 
 

@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from poetry.data import load_json
-from poetry.text import to_simplified
+from poetry.text import blanked, to_simplified, words_written
 
 #: Telling signs of the opposite season a poem must write (and none of its own season's) to contradict its title.
 CONTRADICTED = 2
@@ -122,16 +122,6 @@ def _beside_a_name(text: str, word: str, stops: frozenset[str]) -> bool:
     return True
 
 
-def _signs(text: str, signs: tuple[str, ...]) -> list[str]:
-    """The signs (简体, longest first) written in ``text``, each place read once, in the poem's order."""
-    found, taken = [], text
-    for sign in signs:
-        if sign in taken:
-            found.append(sign)
-            taken = taken.replace(sign, "\0" * len(sign))
-    return sorted(found, key=text.find)
-
-
 def season_fit(title: str | None, lines: list[str], pairs: Mapping[str, str] = PAIRS) -> SeasonFit | None:
     """How a poem answers the season its (clean) title names (None when it names none): the signs of it it writes,
     and the opposite season it writes instead when it writes none of its own and CONTRADICTED telling signs of the
@@ -147,30 +137,18 @@ def season_fit(title: str | None, lines: list[str], pairs: Mapping[str, str] = P
     if not season:
         return None
     seasons, _, figures = _table()
-    simple = [_plain(to_simplified(line), figures) for line in lines]
+    simple = [blanked(to_simplified(line), figures) for line in lines]
     text = "\n".join(simple)
-    mine = _signs(text, seasons[season].signs)
+    mine = words_written(text, seasons[season].signs)
     opposite = seasons[pairs[season]] if season in pairs else None
-    if mine or opposite is None or _signs(_plain(to_simplified(title), figures), opposite.signs):
+    if mine or opposite is None or words_written(blanked(to_simplified(title), figures), opposite.signs):
         shown = seasons[season].shown  # a title that names the opposite's weather (初夏連雨作寒) asks for it
         return SeasonFit(season, named, tuple(shown[s] for s in mine))
-    theirs = _signs(text, opposite.telling)
+    theirs = words_written(text, opposite.telling)
     if len(theirs) < CONTRADICTED:
         return SeasonFit(season, named)
-    where = tuple(line for line, sl in zip(lines, simple) if _signs(sl, tuple(theirs)))
+    where = tuple(line for line, sl in zip(lines, simple) if words_written(sl, theirs))
     return SeasonFit(season, named, (), opposite.name, tuple(opposite.shown[s] for s in theirs), where)
-
-
-def _plain(text: str, figures: tuple[str, ...]) -> str:
-    """``text`` (简体) with its figures of speech blanked (冰肌 鬢雪: no season's sign).
-
-    >>> _plain("冰肌玉骨", _table()[2])
-    '\\x00\\x00玉骨'
-    """
-    for figure in figures:
-        if figure in text:
-            text = text.replace(figure, "\0" * len(figure))
-    return text
 
 
 def season_relevance(relevance: float, fit: SeasonFit | None) -> float:

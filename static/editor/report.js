@@ -62,8 +62,9 @@ function handRules(report, view) {
   return marks;
 }
 
-/* A 古體 poem (古詩, 古絕, 雜言; declared 古體) with no fault: no 近體 rule applies, so it is not 未合律. */
-function isAncient(report) {
+/** A 古體 poem (古詩, 古絕, 雜言; declared 古體) with no fault: no 近體 rule applies, so it is not 未合律 (the
+ * check page's chip and the round draft's fold line ask this too). */
+export function isAncient(report) {
   return !report.regulated && !(report.violations || []).some(isFault) && /古|雜言/.test(report.form || "");
 }
 

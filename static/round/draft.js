@@ -5,6 +5,7 @@
  */
 import { $, el, fill, api, storage } from "../common.js";
 import { attach } from "../editor.js";
+import { isAncient } from "../editor/report.js";
 import { handChars, markUsed } from "./hand.js";
 import { notice, plays } from "./seats.js";
 
@@ -188,7 +189,7 @@ function offerForm(page, report) {
 /* The report's fold line: the verdict and the faults to mend (all one sees of it when folded), or the label. */
 function summarise(page, report) {
   const faults = report ? (report.violations || []).filter((v) => v.severity === "error").length : 0;
-  const ancient = report && !report.regulated && !faults && /古|雜言/.test(report.form || "");  // no 近體 rule applies
+  const ancient = report && isAncient(report);
   $("report-summary").textContent = !report ? page.S.reportLabel
     : report.regulated ? page.S.reportGood : ancient ? page.S.reportAncient
     : faults ? fill(page.S.reportFaults, { count: faults }) : page.S.reportOther;
