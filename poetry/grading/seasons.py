@@ -27,17 +27,16 @@ from types import MappingProxyType
 from typing import Mapping
 
 from poetry.data import load_json
+from poetry.grading.festivals import OTHER, festival_of
 from poetry.text import blanked, to_simplified, words_written
 
+# OTHER (festivals.py): 貼題 of a poem that writes the opposite season, as of one that writes another festival: 離題
 #: Telling signs of the opposite season a poem must write (and none of its own season's) to contradict its title.
 CONTRADICTED = 2
 #: The seasons whose titles are read against their opposite's signs: summer against winter, and spring against autumn,
 #: which Tang verse allows as safely (no false contradiction in 1,624 poems of a two-fold cross-validation on the
 #: build's training split, docs/BENCHMARKS.md "Seasons").
 PAIRS = MappingProxyType({"夏": "冬", "冬": "夏", "春": "秋", "秋": "春"})
-#: 貼題 of a poem that writes the opposite season instead of its title's: under the 離題 line (rubric 貼題_floor 0.1),
-#: as a festival answered by another festival's customs (festivals.OTHER).
-OTHER = 0.05
 #: The season in words, for the explanations.
 SEASON_NAMES = MappingProxyType({"春": "春日", "夏": "夏日", "秋": "秋日", "冬": "冬日"})
 
@@ -90,7 +89,6 @@ def season_of(title: str | None) -> tuple[str, str]:
     >>> season_of("冬夜讀書示子聿"), season_of("山家夏日"), season_of("江夏日望"), season_of("立春日")
     (('冬', '冬夜'), ('夏', '夏日'), ('', ''), ('', ''))
     """
-    from poetry.grading.festivals import festival_of
     from poetry.grading.title_parts import read_title
 
     if not title or festival_of(title):
