@@ -164,6 +164,7 @@ def _poem_entry(sub: Mapping[str, Any], hand: list[Mapping[str, Any]], rules: Ma
         "form": sub.get("form") or report.get("form"),
         "declared_form": sub.get("form"),
         "regulated": report.get("regulated"),
+        "verdict": report.get("verdict"),
         "tiles_count": count,
         "tiles_used": tiles,
         "suggestion": suggestion,

@@ -29,8 +29,9 @@ function updateChip(report) {
   const ancient = isAncient(report);
   chip.hidden = false;
   chip.classList.toggle("check-chip-good", !!report.regulated || ancient);
+  const bad = report.verdict === "ancient_faults" ? "chip-ancient-bad" : "chip-bad";
   chip.textContent = report.regulated ? template("chip-good") : ancient ? template("chip-ancient")
-    : faults ? fill(template("chip-bad"), { count: faults }) : template("chip-bad-none");
+    : faults ? fill(template(bad), { count: faults }) : template("chip-bad-none");
 }
 
 const editor = attach(textarea, {

@@ -302,7 +302,9 @@ def test_a_long_guti_reads_as_a_guti_not_as_faults(live_server, new_page):
     broken[0] = broken[0].replace("飛。", "落。")
     broken[1] = broken[1].replace("肥。", "好。")
     page.fill("#poem-text", "山石\n" + "\n".join(broken))
-    page.wait_for_function(VERDICT_IS, arg="判定：未合律・七言古詩")
+    page.wait_for_function(VERDICT_IS, arg="判定：古體・押韻有誤・七言古詩")
+    page.wait_for_function("() => document.querySelector('.check-chip').textContent.startsWith('古體・')")
+    assert "處待改" in page.locator(".check-chip").inner_text()
     assert "皆不相押" in page.locator(".pe-lines").inner_text()
     assert page.locator('.pe-tile[data-line="2"][data-pos="7"]').get_attribute("data-status") == "rhyme_wrong"
     screenshot(page, "check-desktop-guti-unrhymed")

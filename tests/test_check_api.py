@@ -111,7 +111,7 @@ def test_fixes_follow_the_drafts_script_and_words_the_readers(client):
 def test_jing_ye_si_is_not_a_regulated_quatrain(client):
     report = post(client, {"text": JING_YE_SI}).get_json()
     assert report["line_count"] == 4 and report["chars_per_line"] == 5
-    assert report["regulated"] is False
+    assert report["regulated"] is False and report["verdict"] == "faults"
     assert "絕" in report["form"]
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from poetry.checker import KINDS, MARKS, STATUSES, CheckResult, check_lines_brief, check_poem, format_report
+from poetry.checker.report import VERDICT_WORDS
 from poetry.errors import MalformedPoemError, UnsupportedFormError
 from poetry.text import to_simplified
 
@@ -120,6 +121,25 @@ def test_a_guti_must_still_rhyme():
     changing = check_poem("朝辭白帝彩雲間，千里江陵一日還。兩岸猿聲啼不住，輕舟已過萬重山。"
                           "北風吹雪四山黑，夜半寒生衾枕側。故人一別無消息，獨對孤燈憶行客。", form="古體")
     assert not errors_of(changing) and not notes_of(changing) - {n for n in notes_of(changing) if n[2] != "rhyme"}
+
+
+def test_the_verdict_is_one_word_the_summary_and_the_text_report_share():
+    """合律, 古體 (its rhyme holding or not) or 未合律: one field every screen reads (CheckResult.verdict), in the
+    text report's head, beside a summary that says the same."""
+    lines = SHAN_SHI.rstrip("。").replace("。", "，").split("，")
+    cases = {
+        "regulated": check_poem("月落烏啼霜滿天，江楓漁火對愁眠。姑蘇城外寒山寺，夜半鐘聲到客船。"),
+        "ancient": check_poem(SHAN_SHI),
+        "ancient_faults": check_poem("，".join(reversed(lines)) + "。", form="古體"),
+        "faults": check_poem("月落烏啼霜滿天，江楓漁火對愁眠。姑蘇城外寒山寺，夜半鐘聲到客舟。"),
+    }
+    for word, result in cases.items():
+        assert result.verdict == word
+        assert result.regulated == (word == "regulated")
+        assert bool(errors_of(result)) == word.endswith("faults")
+        assert VERDICT_WORDS[result.verdict] in format_report(result).splitlines()[0]
+    assert "不按近體格律論" in cases["ancient_faults"].summary and "處不合" in cases["ancient_faults"].summary
+    assert json.loads(json.dumps(dataclasses.asdict(cases["ancient"])))["verdict"] == "ancient"
 
 
 def test_a_rhyme_char_written_again_is_a_fault_in_jinti_only():

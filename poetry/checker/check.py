@@ -11,7 +11,17 @@ from typing import Any
 
 from poetry.checker.analysis import Analysis
 from poetry.checker.reading import Prepared, hand_chars, prepare
-from poetry.checker.report import CharReport, CheckResult, Kind, LineReport, LonePing, Severity, Violation, mark_of
+from poetry.checker.report import (
+    CharReport,
+    CheckResult,
+    Kind,
+    LineReport,
+    LonePing,
+    Severity,
+    Verdict,
+    Violation,
+    mark_of,
+)
 from poetry.checker.rules import analyse
 from poetry.checker.suggestions import FixContext, suggest
 from poetry.checker.tables import BookTable, resolve_book, table_for
@@ -99,6 +109,7 @@ def check_poem(
         rhyme_book=book.name,
         rhyme_group=a.group,
         regulated=a.regulated,
+        verdict=verdict_of(a),
         lines=_line_reports(a, poem, None if hand is None else HandIndex.of(hand)),
         violations=_violations(a, poem, table, hand_set, hand_only),
         notes=tuple(a.notes),
@@ -136,6 +147,16 @@ def _violations(a: Analysis, poem: Prepared, table: BookTable, hand_set: set[str
             suggestions = suggest(f.fix, context, hand_set, used, hand_only)
         violations.append(Violation(f.line, f.pos, f.kind, f.severity, f.message, suggestions))
     return tuple(violations)
+
+
+def verdict_of(a: Analysis) -> Verdict:
+    """合律, 古體 (its rhyme holding or not) or 未合律: the one place the checker's word on a poem is decided."""
+    if a.regulated:
+        return Verdict.REGULATED
+    faults = a.has_errors()
+    if a.ancient:
+        return Verdict.ANCIENT_FAULTS if faults else Verdict.ANCIENT
+    return Verdict.FAULTS
 
 
 def _summary(a: Analysis) -> str:

@@ -28,6 +28,24 @@ class Status(StrEnum):
     CONFIRM = "confirm"  #: fits only by a rare reading (自校)
 
 
+class Verdict(StrEnum):
+    """The checker's one word on a poem (``CheckResult.verdict``): every screen and the text report say this.
+
+    >>> Verdict.ANCIENT == "ancient", VERDICT_WORDS[Verdict.ANCIENT_FAULTS]
+    (True, '古體・押韻有誤')
+    """
+
+    REGULATED = "regulated"  #: 近體 that holds: 合律 (after accepted 拗救)
+    ANCIENT = "ancient"  #: read or declared as 古體 (仄韻, 古絕, a long 古詩, 雜言) and its rhyme holds
+    ANCIENT_FAULTS = "ancient_faults"  #: 古體 with a rhyme or shape fault
+    FAULTS = "faults"  #: 近體 with faults: 未合律
+
+
+#: The verdict in the 詩伯's words (the editor's badge reads the same words from its strings).
+VERDICT_WORDS = {Verdict.REGULATED: "合律", Verdict.ANCIENT: "古體・押韻無誤", Verdict.ANCIENT_FAULTS: "古體・押韻有誤",
+                 Verdict.FAULTS: "未合律"}
+
+
 class Kind(StrEnum):
     """What a fault or remark is about (``Violation.kind``)."""
 
@@ -145,6 +163,7 @@ class CheckResult:
     rhyme_book: str
     rhyme_group: str | None  #: e.g. 下平七陽
     regulated: bool  #: 合律 (after accepted 拗救)
+    verdict: Verdict  #: 合律, 古體 (its rhyme holding or not) or 未合律: what every screen says
     lines: tuple[LineReport, ...]
     violations: tuple[Violation, ...]
     notes: tuple[str, ...]  #: soft observations: 拗救 found, why the poem is 古體 …
@@ -163,7 +182,7 @@ def format_report(result: CheckResult) -> str:
         head.append(result.pattern)
     if result.rhyme_group:
         head.append(f"押{result.rhyme_group}")
-    head.append("合律" if result.regulated else ("古體" if "古" in result.form or result.form == "雜言" else "不合律"))
+    head.append(VERDICT_WORDS[result.verdict])
     title = f"《{result.title}》 " if result.title else ""
     out = [title + " · ".join(head)]
     for line in result.lines:

@@ -65,12 +65,13 @@ function handRules(report, view) {
 /** A 古體 poem (古詩, 古絕, 雜言; declared 古體) with no fault: no 近體 rule applies, so it is not 未合律 (the
  * check page's chip and the round draft's fold line ask this too). */
 export function isAncient(report) {
-  return !report.regulated && !(report.violations || []).some(isFault) && /古|雜言/.test(report.form || "");
+  return report.verdict === "ancient";
 }
 
-/* 合律, 古體 or 未合律, as the checker's summary says it. */
+/* The checker's verdict (CheckResult.verdict) in words: 合律, 古體 (its rhyme holding or not) or 未合律. */
 function prosodyWord(report, S) {
-  return report.regulated ? S.regulated : (isAncient(report) ? S.ancient : S.notRegulated);
+  const words = { regulated: S.regulated, ancient: S.ancient, ancient_faults: S.ancientFaults };
+  return words[report.verdict] || S.notRegulated;
 }
 
 /* The head of the report: 合律 or not, the form, pattern, rhyme group, book, and tiles used. */
@@ -78,7 +79,7 @@ function summaryOf(report, marks, errors, S) {
   const summary = el("div", "pe-summary");
   // 格律 and 局規 are two states: the badge says 合律 only when the round's rule holds too
   const ruleBroken = Object.keys(marks.flags).length > 0 || marks.titleMissing.length > 0;
-  const kept = report.regulated || isAncient(report);
+  const kept = report.verdict === "regulated" || isAncient(report);
   const badge = el("span", "pe-badge-verdict " + (kept && !ruleBroken ? "pe-good" : "pe-bad"),
     ruleBroken ? S.ruleBroken : prosodyWord(report, S));
   badge.setAttribute("aria-hidden", "true");

@@ -192,7 +192,8 @@ function summarise(page, report) {
   const ancient = report && isAncient(report);
   $("report-summary").textContent = !report ? page.S.reportLabel
     : report.regulated ? page.S.reportGood : ancient ? page.S.reportAncient
-    : faults ? fill(page.S.reportFaults, { count: faults }) : page.S.reportOther;
+    : faults ? fill(report.verdict === "ancient_faults" ? page.S.reportAncientFaults : page.S.reportFaults,
+      { count: faults }) : page.S.reportOther;
 }
 
 /* The themes panel's 「以此起稿」: take its title (when none yet) and say which rhyme it suggests. */
