@@ -87,7 +87,7 @@ def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, s
     tone_errors = [v for v in errors if v.kind in _TONE_KINDS]
     other_errors = [v for v in errors if v.kind not in _TONE_KINDS]
     n_chars = max(sum(len(x) for x in lines), 1)
-    jin = any(w in form for w in ("律", "絕")) and "古" not in form  # 近體: 律詩, 絕句, 排律
+    jin = result.verdict in ("regulated", "faults")  # 近體 (律詩, 絕句, 排律), not 古體: the checker's word (Verdict)
     repeated = [v for v in other_errors if v.kind == "repeated_char"]
     shape = [v for v in other_errors if v.kind == "form"]  # a line or line count off the declared form
     if shape:
