@@ -98,13 +98,13 @@ def time_dashboard(repeats: int = 20) -> list[float]:
 #: fourth fresh set (ninth session, fresh4: committed before any software ran on it; the clean measure, not for tuning)
 #: and the fifth fresh set (ninth session, fresh5: committed before any software ran on it; the final clean measure)
 #: and the sixth fresh set (tenth session, fresh6: committed before any software ran on it; the tenth session's final
-#: clean measure, not for tuning) and the eighth (eleventh session, fresh8: committed before any software ran on it;
-#: a clean measure, not for tuning).
+#: clean measure, not for tuning), fresh7 (tenth session, likewise), and fresh8 and fresh9 (eleventh session: each
+#: committed before any software ran on it; clean measures, not for tuning).
 GRADED_SETS = ("tests/data/graded_set.json", "tests/data/graded_set_holdout.json", "tests/data/graded_set_fresh.json",
                "tests/data/graded_set_fresh2.json", "tests/data/graded_set_fresh3.json",
                "tests/data/graded_set_fresh4.json", "tests/data/graded_set_fresh5.json",
                "tests/data/graded_set_fresh6.json", "tests/data/graded_set_fresh7.json",
-               "tests/data/graded_set_fresh8.json")
+               "tests/data/graded_set_fresh8.json", "tests/data/graded_set_fresh9.json")
 
 
 def graded_set(path: str = GRADED_SETS[0], show: bool = False) -> None:
