@@ -24,6 +24,9 @@ def test_things_of_modern_life_are_modern_however_rare_in_modern_text():
     assert [w for _, w in modern_words(["炎炎夏日飲奶茶", "冰箱西瓜透心涼"])] == ["奶茶", "冰箱"]
     g = grade_poem("炎炎夏日飲奶茶，冰箱取果透心涼。樓頭電梯人來往，坐看斜陽下短牆。", title="夏日")
     assert g.grade == "下品" and g.reasons[0].startswith("意味平平：今語「")
+    # a modern 七夕 of the heart: 情人節 and 女友 (no 全唐詩 or 全宋詞 line writes them), in 繁 and 简 alike
+    assert [w for _, w in modern_words(["今宵又是情人節", "攜得女友看星河"])] == ["情人節", "女友"]
+    assert [w for _, w in modern_words(["今宵又是情人节", "携得女友看星河"])] == ["情人节", "女友"]
 
 
 def test_simplified_and_traditional_find_the_same_modern_words():
