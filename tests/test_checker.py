@@ -142,6 +142,19 @@ def test_the_verdict_is_one_word_the_summary_and_the_text_report_share():
     assert json.loads(json.dumps(dataclasses.asdict(cases["ancient"])))["verdict"] == "ancient"
 
 
+def test_a_quatrain_broken_at_its_waist_is_named_zheyao_and_still_faulted():
+    """王維《渭城曲》: 失黏 at the third line stands as a fault, and a note names it 折腰體; a quatrain that keeps 黏,
+    or breaks it elsewhere, gets no such note."""
+    weicheng = check_poem("渭城朝雨浥輕塵，客舍青青柳色新。勸君更盡一杯酒，西出陽關無故人。")
+    assert (3, 2, "adhesion") in errors_of(weicheng) and any("折腰體" in n for n in weicheng.notes)
+    fengqiao = check_poem("月落烏啼霜滿天，江楓漁火對愁眠。姑蘇城外寒山寺，夜半鐘聲到客船。")
+    assert not any("折腰體" in n for n in fengqiao.notes)
+    octave = check_poem("草合離宮轉夕暉，孤雲飄泊復何依。山河風景元無異，城郭人民半已非。"
+                        "滿天蘆花和我老，舊家燕子傍誰飛。從今別卻江南路，化作啼鵑帶血歸。")
+    assert (5, 2) in {(line, pos) for line, pos, _ in errors_of(octave)}  # an octave's break is no 折腰體
+    assert not any("折腰體" in n for n in octave.notes)
+
+
 def test_a_rhyme_char_written_again_is_a_fault_in_jinti_only():
     """重韻: 開 at two feet of a 七絕 is a fault at the later one (✕), in the report and in batch alike; a 古詩 may
     repeat a rhyme, and a lost char (□) is no rhyme."""

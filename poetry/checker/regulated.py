@@ -390,7 +390,14 @@ def judge_chain(a: Analysis, v: Verse) -> list[bool]:
             if a.detail else ""
         )
         a.error(ln, 2, kind, message)
+    if a.detail and chain_ok == [True, True, False, True]:  # a quatrain broken at its waist only: 折腰體
+        a.notes.append(ZHEYAO_NOTE)
     return chain_ok
+
+
+#: A quatrain whose third line alone breaks 黏 (失黏 at the waist) is what Tang poets wrote as 折腰體; the rules of
+#: 近體 still call it 失黏, so the fault stands and the note says the name.
+ZHEYAO_NOTE = "第三句失黏，唐人絕句間有之，稱「折腰體」（如王維《渭城曲》）；以近體格律論，仍屬失黏。"
 
 
 def _mark_required(a: Analysis, v: Verse, entries: list[list[Entry]], chain_ok: list[bool]) -> None:
