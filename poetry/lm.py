@@ -187,11 +187,27 @@ def known_poem(lines: list[str]) -> bool:
     return bool(pairs) and 2 * sum(_known(p) for p in pairs) > len(pairs)
 
 
-@cache
 def load_lm(directory: str | None = None, reversed: bool = False) -> CharLM:
-    """The trained model from data/lm_chars.npz (or the right-to-left one), loaded once."""
+    """The trained model from data/lm_chars.npz (or the right-to-left one), loaded once.
+
+    ``load_lm()``, ``load_lm(None)`` and ``load_lm(reversed=False)`` are one model with one cache of scored lines
+    (a ``functools.cache`` keys them apart, and loaded each model twice).
+
+    >>> load_lm() is load_lm(None, reversed=False)
+    True
+    """
+    return _load_lm(directory, bool(reversed))
+
+
+@cache
+def _load_lm(directory: str | None, reversed: bool) -> CharLM:
     name = LM_REVERSED_FILE if reversed else LM_FILE
     return CharLM(load_arrays(name, directory))
+
+
+def reload() -> None:
+    """Forget the loaded models (poetry.grading.reload_models, after scripts/build_grading.py rewrites data/)."""
+    _load_lm.cache_clear()
 
 
 def context_fit(line: str, directory: str | None = None) -> tuple[float, ...]:

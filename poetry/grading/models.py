@@ -108,12 +108,15 @@ def _model() -> Mapping[str, Any]:
 
 def reload_models() -> None:
     """Forget the loaded models (the build script calls this after rewriting data/)."""
+    from poetry import lm
+    from poetry.grading import measures
     from poetry.grading.taste import _taste_model
     from poetry.grading.title_meaning import _scenes, _title_words
-    from poetry.lm import load_lm
 
-    for f in (_vectors, _title_pairs, _word_idf, _model, load_lm, _taste_model, _title_words, _scenes):
+    for f in (_vectors, _title_pairs, _word_idf, _model, _taste_model, _title_words, _scenes):
         f.cache_clear()
+    lm.reload()
+    measures.forget()
 
 
 def warm_up() -> None:
