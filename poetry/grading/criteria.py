@@ -76,7 +76,8 @@ def _check(poem: ParsedPoem | str, hand: str | None, form: str | None = None,
     place the grading asks poetry.checker."""
     from poetry.checker import check_poem
 
-    return check_poem(poem, hand=hand, form=form, rhyme_book=rhyme_book)
+    # the faults alone: the grading never shows the characters that would mend them
+    return check_poem(poem, hand=hand, form=form, rhyme_book=rhyme_book, suggest_fixes=False)
 
 
 def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, str | None]:

@@ -136,17 +136,19 @@ def warm_up() -> None:
     _scenes()
     # what the models do not hold but a poem reads on first use (the checker's tables and readings, the 简体 and
     # variant tables, 歲時 and 四時, the diction, taste): one poem in 简体 under a festival's title, graded once
+    from poetry.checker import check_poem
     from poetry.grading import grade_poem
     from poetry.prosody import get_rhyme_book, mandarin_syllables
 
     grade_poem(WARM_UP_POEM, title=WARM_UP_TITLE)
+    check_poem(WARM_UP_POEM)  # and the checker's suggestions for its faults, which the editor shows
     # a char no rhyme book holds has its tone guessed from Mandarin: the 新韻 tables, then pypinyin
     get_rhyme_book("xinyun")
     mandarin_syllables("詩")
 
 
-#: The poem ``warm_up`` grades: 王安石's 元日 in 简体, 屠苏 changed to 屠门 so that the rhyme fails and the checker
-#: loads what it suggests mends from.
+#: The poem ``warm_up`` grades and checks: 王安石's 元日 in 简体, 屠苏 changed to 屠门 so that the rhyme fails and
+#: the checker loads what it suggests mends from.
 WARM_UP_TITLE = "元日"
 WARM_UP_POEM = "爆竹声中一岁除，春风送暖入屠门。千门万户曈曈日，总把新桃换旧符。"
 
