@@ -33,7 +33,7 @@ from poetry.grading.measures import (
     parallel_score,
     retitled_features,
 )
-from poetry.grading.models import _logistic, _model
+from poetry.grading.models import _logistic, _model, one_blas_thread
 from poetry.grading.rubric import criterion_bands
 from poetry.grading.seasons import season_fit, season_relevance
 from poetry.grading.title_parts import read_title
@@ -254,6 +254,7 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
 def measure_written(text: str, title: str | None = None, hand: str | None = None, form: str | None = None,
                     rhyme_book: str = "pingshui") -> tuple[GradedText, dict[str, dict[str, Any]], str | None]:
     """``measure_poem``, with the poem as every model read it (its canonical lines and title, and as written)."""
+    one_blas_thread()  # small products: threads only spin (once per process)
     parsed, _, title = _read_poem(text, title)
     written = read_for_grading(parsed, title)  # every model reads one form of the characters
     lines, title = list(written.lines), written.title

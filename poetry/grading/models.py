@@ -119,9 +119,27 @@ def reload_models() -> None:
     measures.forget()
 
 
+@cache
+def one_blas_thread() -> bool:
+    """Run numpy's BLAS on one thread in this process (once; False where threadpoolctl is missing).
+
+    The grading's products are small (a poem's lines' topic vectors against each other: 120 × 96 for 長恨歌), and
+    OpenBLAS splits them across threads that then spin waiting for the next: measured on 2 cores, a long poem took
+    2–3 times the CPU (docs/BENCHMARKS.md, speed15). One thread computes the same numbers.
+    """
+    try:
+        from threadpoolctl import threadpool_limits  # installed with scikit-learn
+    except ImportError:  # pragma: no cover - scikit-learn is in requirements.txt
+        return False
+    threadpool_limits(limits=1, user_api="blas")
+    return True
+
+
 def warm_up() -> None:
     """Load every model now (the app calls this so the first request is not slow)."""
     from poetry.lm import load_lm
+
+    one_blas_thread()
 
     load_lm()
     load_lm(reversed=True)
