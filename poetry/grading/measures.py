@@ -497,6 +497,11 @@ def forget() -> None:
 
 def features(lines: list[str], title: str | None) -> dict[str, float]:
     """All raw features of a poem (lines of Han characters, traditional), the input of every model."""
+    from poetry.lm import load_lm
+
+    # every line under both LMs at once (the features, the detector, taste and diction then read them kept)
+    load_lm().score_lines(lines)
+    load_lm(reversed=True).score_lines([line[::-1] for line in lines])
     vecs = [_text_vector(line) for line in lines]
     whole = _unit(np.sum(vecs, axis=0))
     f = _lm_features(lines)
