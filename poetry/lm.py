@@ -17,7 +17,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -105,7 +105,8 @@ class CharLM:
 
     def score_line(self, line: str) -> LineScore:
         """Score one line (characters only), kept among the recent lines (SCORED_LINES)."""
-        return self.score_lines([line])[0]
+        done = self._scored.get(line)
+        return done if done is not None else self.score_lines([line])[0]
 
     def score_lines(self, lines: list[str]) -> list[LineScore]:
         """``score_line`` of each line, those not kept scored together: one lookup per table for a whole poem
@@ -130,7 +131,7 @@ class CharLM:
                 end = start + len(x) + 1
                 found[x] = LineScore(x, tuple(lp[start:end]), grams, tuple(uni[start:end]))
                 start = end
-        with self._lock:  # the most recently read last; the longest unread go
+        with self._lock:  # the lines of the poem last scored last; the longest kept go
             for x, score in found.items():
                 self._scored[x] = score
                 self._scored.move_to_end(x)
@@ -270,8 +271,10 @@ def _load_lm(directory: str | None, reversed: bool) -> CharLM:
 def reload() -> None:
     """Forget the loaded models (poetry.grading.reload_models, after scripts/build_grading.py rewrites data/)."""
     _load_lm.cache_clear()
+    context_fit.cache_clear()
 
 
+@lru_cache(maxsize=SCORED_LINES)  # the grading's features and taste both read each line's
 def context_fit(line: str, directory: str | None = None) -> tuple[float, ...]:
     """For each character, how well its better side predicts it: max(left, right) log10 P − log10 P(w).
 
