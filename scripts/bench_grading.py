@@ -3,14 +3,15 @@
 Usage, from the repo root:
 
     nice -n 10 python scripts/bench_grading.py                 # everything
-    python scripts/bench_grading.py --only graded|short|long|named
+    python scripts/bench_grading.py --only graded|short|long|longest|named
     python scripts/bench_grading.py --only long --show 5       # also the five slowest poems of each set
 
 - graded: every poem of the graded sets (scripts/eval_grading.py's GRADED_SETS), under its title;
 - short: 100 全唐詩 poems of eight lines (a seeded sample of ../shared/corpus);
 - long: 40 全唐詩 poems of 40–120 lines (seeded likewise);
+- longest: 10 全唐詩 poems of 200 lines up to MAX_LINES, of at most MAX_LENGTH characters (seeded likewise);
 - named: 長恨歌 and 琵琶行 as 唐詩三百首 prints them.
-short, long and named read ../shared/corpus and are skipped, with a message, where it is absent.
+short, long, longest and named read ../shared/corpus and are skipped, with a message, where it is absent.
 
 Each poem is graded once, after ``warm_up()`` and ``gc.freeze()`` (the models loaded, as app.warm_up does; also
 without the freeze: ``--no-freeze``), timed by ``time.process_time`` (CPU time of this process: load-independent
@@ -37,8 +38,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from eval_grading import GRADED_SETS  # noqa: E402
 from tang_corpus import DEFAULT_CORPUS, anthology_poems, tang_poems  # noqa: E402
 
-from poetry.grading import grade_poem, warm_up  # noqa: E402
-from poetry.text import split_lines  # noqa: E402
+from poetry.grading import MAX_LINES, grade_poem, warm_up  # noqa: E402
+from poetry.text import MAX_LENGTH, split_lines  # noqa: E402
 
 #: The goal of issue 14: one poem graded in under this many milliseconds.
 GOAL_MS = 50.0
@@ -60,18 +61,24 @@ def graded_poems() -> list[tuple[str, str, str]]:
     return out
 
 
-def corpus_samples(corpus: Path, seed: int, n_short: int = 100, n_long: int = 40) -> dict[str, list]:
-    """``n_short`` poems of eight lines and ``n_long`` of 40–120 lines, drawn with ``seed`` from 全唐詩."""
-    short, long = [], []
+def corpus_samples(corpus: Path, seed: int, n_short: int = 100, n_long: int = 40,
+                   n_longest: int = 10) -> dict[str, list]:
+    """``n_short`` poems of eight lines, ``n_long`` of 40–120 lines and ``n_longest`` of 200 lines up to MAX_LINES
+    (within MAX_LENGTH characters, as a poem sent for grading must be), drawn with ``seed`` from 全唐詩."""
+    short, long, longest = [], [], []
     for rec in tang_poems(corpus):
         lines = split_lines("\n".join(rec["paragraphs"]))
-        row = (f"{rec['author']}《{rec['title']}》 {len(lines)} 句", "，".join(lines) + "。", rec["title"])
+        text = "，".join(lines) + "。"
+        row = (f"{rec['author']}《{rec['title']}》 {len(lines)} 句", text, rec["title"])
         if len(lines) == 8:
             short.append(row)
         elif 40 <= len(lines) <= 120:
             long.append(row)
+        elif 200 <= len(lines) <= MAX_LINES and len(text) <= MAX_LENGTH:
+            longest.append(row)
     rng = random.Random(seed)
-    return {"short": rng.sample(short, n_short), "long": rng.sample(long, n_long)}
+    return {"short": rng.sample(short, n_short), "long": rng.sample(long, n_long),
+            "longest": rng.sample(longest, min(n_longest, len(longest)))}
 
 
 def named_poems(corpus: Path) -> list[tuple[str, str, str]]:
@@ -104,7 +111,7 @@ def row(name: str, times: list[tuple[float, str]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["graded", "short", "long", "named"])
+    parser.add_argument("--only", choices=["graded", "short", "long", "longest", "named"])
     parser.add_argument("--show", type=int, default=0, help="also print the N slowest poems of each set")
     parser.add_argument("--no-freeze", action="store_true", help="leave the loaded models to the garbage collector")
     parser.add_argument("--seed", type=int, default=20261202)
@@ -125,12 +132,14 @@ def main() -> None:
         if not (args.corpus / "quantangshi.jsonl.gz").exists():
             print(f"{args.corpus} is absent: the 全唐詩 and named poems are skipped")
         else:
-            if args.only in (None, "short", "long"):
+            if args.only in (None, "short", "long", "longest"):
                 sample = corpus_samples(args.corpus, args.seed)
                 if args.only in (None, "short"):
                     sets["全唐詩, 8 lines"] = sample["short"]
                 if args.only in (None, "long"):
                     sets["全唐詩, 40–120 lines"] = sample["long"]
+                if args.only in (None, "longest"):
+                    sets["全唐詩, 200–300 lines"] = sample["longest"]
             if args.only in (None, "named"):
                 sets["長恨歌, 琵琶行"] = named_poems(args.corpus)
     results = {name: timed(poems) for name, poems in sets.items()}
