@@ -108,10 +108,16 @@ def warm_up() -> None:
     werkzeug's rule compiler both parse Python ASTs, and CPython 3.11 fails ("AST constructor
     recursion depth mismatch") when two threads do that at once (see poetry.data.load_arrays).
     """
+    import gc
+
     from poetry import grading, themes
 
     themes.warm_up()
     grading.warm_up()
+    # the models live as long as the process: left to the collector, each full collection walks their ~300,000
+    # objects (up to ~100 ms inside whichever poem is being graded; docs/BENCHMARKS.md, speed15)
+    gc.collect()
+    gc.freeze()
 
 
 class _GuardedJSONProvider(DefaultJSONProvider):

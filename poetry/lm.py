@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -38,6 +40,10 @@ class LineScore:
     @property
     def mean(self) -> float:
         return sum(self.logprobs) / len(self.logprobs)
+
+
+#: How many scored lines each model keeps (a poem's lines are scored by several features: once is enough).
+SCORED_LINES = 4096
 
 
 class CharLM:
@@ -66,7 +72,8 @@ class CharLM:
         self.c3 = arrays["c3"]  # raw trigram counts (for stock phrases)
         self.stock_threshold = int(arrays["stock_threshold"])
         # the grading scores each line several times (features, detector, explanations): keep recent lines
-        self.score_line = lru_cache(maxsize=4096)(self._score_line)
+        self._scored: OrderedDict[str, LineScore] = OrderedDict()
+        self._lock = threading.Lock()
 
     def ids(self, text: str) -> np.ndarray:
         get = self.index.get
@@ -80,8 +87,11 @@ class CharLM:
 
     def logprobs(self, ids: np.ndarray) -> np.ndarray:
         """log10 P(w | u, v) for each position of a padded id sequence (BOS BOS w1 … wn EOS)."""
+        return self._logprobs(ids[:-2], ids[1:-1], ids[2:])
+
+    def _logprobs(self, u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """log10 P(w | u, v) of each (u, v, w), position by position (one line's or many lines' at once)."""
         V = self.size
-        u, v, w = ids[:-2], ids[1:-1], ids[2:]
         p = self.p1[w]
         # bigram level: P2(w|v) = d2(v,w) + g1(v) * P1(w)
         pos2, hit2 = self._lookup(self.k2, v * V + w)
@@ -93,8 +103,61 @@ class CharLM:
         p = np.where(hit3, self.d3[pos3], 0.0) + gamma * p
         return np.log10(np.maximum(p, 1e-12))
 
+    def score_line(self, line: str) -> LineScore:
+        """Score one line (characters only), kept among the recent lines (SCORED_LINES)."""
+        done = self._scored.get(line)
+        return done if done is not None else self.score_lines([line])[0]
+
+    def score_lines(self, lines: list[str]) -> list[LineScore]:
+        """``score_line`` of each line, those not kept scored together: one lookup per table for a whole poem
+        instead of one per line (the same numbers: every step is position by position).
+
+        >>> lm = load_lm()
+        >>> lm.score_lines(["白日依山盡", "黃河入海流"])[1] == lm._score_line("黃河入海流")
+        True
+        """
+        with self._lock:
+            found = {x: self._scored[x] for x in lines if x in self._scored}
+        todo = [x for x in dict.fromkeys(lines) if x not in found]
+        if todo:
+            get, unk, bos, eos = self.index.get, self.unk, self.bos, self.eos
+            padded = [[bos, bos, *(get(ch, unk) for ch in x), eos] for x in todo]
+            u = np.array([i for p in padded for i in p[:-2]], dtype=np.int64)
+            v = np.array([i for p in padded for i in p[1:-1]], dtype=np.int64)
+            w = np.array([i for p in padded for i in p[2:]], dtype=np.int64)
+            lp, uni = self._logprobs(u, v, w).tolist(), np.log10(self.p1[w]).tolist()
+            start = 0
+            for x, grams in zip(todo, self._stock_of(todo, padded)):
+                end = start + len(x) + 1
+                found[x] = LineScore(x, tuple(lp[start:end]), grams, tuple(uni[start:end]))
+                start = end
+        with self._lock:  # the lines of the poem last scored last; the longest kept go
+            for x, score in found.items():
+                self._scored[x] = score
+                self._scored.move_to_end(x)
+            while len(self._scored) > SCORED_LINES:
+                self._scored.popitem(last=False)
+        return [found[x] for x in lines]
+
+    def _stock_of(self, lines: list[str], padded: list[list[int]]) -> list[tuple[tuple[str, int], ...]]:
+        """``stock_trigrams`` of each line (``padded``: its ids between BOS BOS and EOS), in one lookup."""
+        V = self.size
+        keys = np.array([(p[k] * V + p[k + 1]) * V + p[k + 2] for p in padded for k in range(2, len(p) - 3)],
+                        dtype=np.int64)
+        if len(keys):
+            pos, hit = self._lookup(self.k3, keys)
+            counts = np.where(hit, self.c3[pos], 0).tolist()
+        else:
+            counts = []
+        out, start, level = [], 0, self.stock_threshold
+        for x in lines:
+            n = max(len(x) - 2, 0)
+            out.append(tuple((x[i : i + 3], int(c)) for i, c in enumerate(counts[start : start + n]) if c >= level))
+            start += n
+        return out
+
     def _score_line(self, line: str) -> LineScore:
-        """Score one line (characters only); ``score_line`` is this with a cache of recent lines."""
+        """Score one line alone, uncached (``score_lines`` does the same for many)."""
         ids = np.concatenate(([self.bos, self.bos], self.ids(line), [self.eos]))
         lp = self.logprobs(ids)
         uni = np.log10(self.p1[ids[2:]])
@@ -187,13 +250,31 @@ def known_poem(lines: list[str]) -> bool:
     return bool(pairs) and 2 * sum(_known(p) for p in pairs) > len(pairs)
 
 
-@cache
 def load_lm(directory: str | None = None, reversed: bool = False) -> CharLM:
-    """The trained model from data/lm_chars.npz (or the right-to-left one), loaded once."""
+    """The trained model from data/lm_chars.npz (or the right-to-left one), loaded once.
+
+    ``load_lm()``, ``load_lm(None)`` and ``load_lm(reversed=False)`` are one model with one cache of scored lines
+    (a ``functools.cache`` keys them apart, and loaded each model twice).
+
+    >>> load_lm() is load_lm(None, reversed=False)
+    True
+    """
+    return _load_lm(directory, bool(reversed))
+
+
+@cache
+def _load_lm(directory: str | None, reversed: bool) -> CharLM:
     name = LM_REVERSED_FILE if reversed else LM_FILE
     return CharLM(load_arrays(name, directory))
 
 
+def reload() -> None:
+    """Forget the loaded models (poetry.grading.reload_models, after scripts/build_grading.py rewrites data/)."""
+    _load_lm.cache_clear()
+    context_fit.cache_clear()
+
+
+@lru_cache(maxsize=SCORED_LINES)  # the grading's features and taste both read each line's
 def context_fit(line: str, directory: str | None = None) -> tuple[float, ...]:
     """For each character, how well its better side predicts it: max(left, right) log10 P − log10 P(w).
 

@@ -74,7 +74,7 @@ def lone_ping_rule(name: str | None) -> LonePing:
 
 def check_poem(
     text_or_parsed: str | ParsedPoem, rhyme_book: Any = "pingshui", hand: Iterable[str] | None = None,
-    hand_only: bool = False, form: str | None = None, lone_ping: str | None = None,
+    hand_only: bool = False, form: str | None = None, lone_ping: str | None = None, suggest_fixes: bool = True,
 ) -> CheckResult:
     """Judge a poem: form, pattern, rhyme, every character's tone and status, faults with fixes.
 
@@ -86,7 +86,8 @@ def check_poem(
     孤平 a 七言 line is judged by ("wangli", the default: 王力, the 1st char free and no rescue;
     "lenient": a 平 1st char counts; report.LonePing); without a form, a
     poem of 近體 shape is judged against its closest pattern. Each fault's suggestions are ranked by
-    how well they fit their neighbours in Tang verse (see ``suggestions.suggest``). Raises
+    how well they fit their neighbours in Tang verse (see ``suggestions.suggest``); ``suggest_fixes=False``
+    leaves them empty (the grading reads the faults alone, and ranking them costs a few ms a fault). Raises
     MalformedPoemError for text that cannot be read.
 
     >>> r = check_poem("空山新雨後，天氣晚來秋。明月松間照，清泉石上流。"
@@ -111,7 +112,7 @@ def check_poem(
         regulated=a.regulated,
         verdict=verdict_of(a),
         lines=_line_reports(a, poem, None if hand is None else HandIndex.of(hand)),
-        violations=_violations(a, poem, table, hand_set, hand_only),
+        violations=_violations(a, poem, table, hand_set, hand_only, suggest_fixes),
         notes=tuple(a.notes),
         summary=_summary(a),
     )
@@ -134,14 +135,14 @@ def _line_reports(a: Analysis, poem: Prepared, hand: HandIndex | None) -> tuple[
 
 
 def _violations(a: Analysis, poem: Prepared, table: BookTable, hand_set: set[str] | None,
-                hand_only: bool) -> tuple[Violation, ...]:
-    """The findings as Violations; each fault a char can mend gets its suggestions."""
+                hand_only: bool, suggest_fixes: bool = True) -> tuple[Violation, ...]:
+    """The findings as Violations; each fault a char can mend gets its suggestions (unless not ``suggest_fixes``)."""
     violations = []
     context = None
     used = set("".join(poem.lines))
     for f in a.findings:
         suggestions: tuple[str, ...] = ()
-        if f.fix and f.severity == Severity.ERROR and not (hand_only and not hand_set):
+        if suggest_fixes and f.fix and f.severity == Severity.ERROR and not (hand_only and not hand_set):
             if context is None:
                 context = FixContext(a, poem.lines, poem.entries, table, poem.plain)
             suggestions = suggest(f.fix, context, hand_set, used, hand_only)

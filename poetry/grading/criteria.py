@@ -33,7 +33,7 @@ from poetry.grading.measures import (
     parallel_score,
     retitled_features,
 )
-from poetry.grading.models import _logistic, _model
+from poetry.grading.models import _logistic, _model, one_blas_thread
 from poetry.grading.rubric import criterion_bands
 from poetry.grading.seasons import season_fit, season_relevance
 from poetry.grading.title_parts import read_title
@@ -76,7 +76,8 @@ def _check(poem: ParsedPoem | str, hand: str | None, form: str | None = None,
     place the grading asks poetry.checker."""
     from poetry.checker import check_poem
 
-    return check_poem(poem, hand=hand, form=form, rhyme_book=rhyme_book)
+    # the faults alone: the grading never shows the characters that would mend them
+    return check_poem(poem, hand=hand, form=form, rhyme_book=rhyme_book, suggest_fixes=False)
 
 
 def _form_criteria(result: CheckResult, lines: list[str]) -> tuple[dict, dict, str | None]:
@@ -253,6 +254,7 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
 def measure_written(text: str, title: str | None = None, hand: str | None = None, form: str | None = None,
                     rhyme_book: str = "pingshui") -> tuple[GradedText, dict[str, dict[str, Any]], str | None]:
     """``measure_poem``, with the poem as every model read it (its canonical lines and title, and as written)."""
+    one_blas_thread()  # small products: threads only spin (once per process)
     parsed, _, title = _read_poem(text, title)
     written = read_for_grading(parsed, title)  # every model reads one form of the characters
     lines, title = list(written.lines), written.title

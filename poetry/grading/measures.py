@@ -11,6 +11,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
@@ -52,14 +53,18 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / n if n > 1e-9 else v
 
 
+@lru_cache(maxsize=8192)  # each line's vector is read by coherence, 對仗, the title and taste: computed once
 def _text_vector(text: str) -> np.ndarray:
-    """IDF-weighted mean of the characters' topic vectors."""
+    """IDF-weighted mean of the characters' topic vectors (read-only: it is shared through the cache)."""
     vec = _vectors()
     ids = [vec.index[ch] for ch in text if ch in vec.index]
     if not ids:
-        return np.zeros(vec.topic.shape[1], dtype=np.float32)
-    w = vec.idf[ids]
-    return _unit((vec.topic[ids] * w[:, None]).sum(0))
+        out = np.zeros(vec.topic.shape[1], dtype=np.float32)
+    else:
+        w = vec.idf[ids]
+        out = _unit((vec.topic[ids] * w[:, None]).sum(0))
+    out.setflags(write=False)
+    return out
 
 
 def _cos(a: np.ndarray, b: np.ndarray) -> float:
@@ -279,12 +284,13 @@ def _rhyme_share(lines: list[str]) -> float:
     return sum(best in s for s in sets) / len(finals)
 
 
-def _tones(line: str) -> list[str]:
+@lru_cache(maxsize=8192)  # a line's tones are read by each couplet it is in
+def _tones(line: str) -> tuple[str, ...]:
     """The tone of each character under the 平水韻: 平, 仄 or 可平可仄."""
     from poetry.prosody import get_rhyme_book
 
     book = get_rhyme_book("pingshui")
-    return [str(book.tone_of(ch).value) for ch in line]
+    return tuple(str(book.tone_of(ch).value) for ch in line)
 
 
 def aligned_fit(a: str, b: str) -> list[float]:
@@ -309,6 +315,12 @@ def couplet_features(a: str, b: str) -> dict[str, float]:
     >>> couplet_features("明月松間照", "清泉石上流")["tone_opposed"]
     1.0
     """
+    return dict(_couplet_features(a, b))
+
+
+@lru_cache(maxsize=4096)  # a couplet is read by 貫理, 聯句切當, taste and the explanations: measured once
+def _couplet_features(a: str, b: str) -> Mapping[str, float]:
+    """``couplet_features``, shared read-only through the cache."""
     vec = _vectors()
     n = min(len(a), len(b))
     cos, same = aligned_fit(a[:n], b[:n]), []
@@ -326,7 +338,7 @@ def couplet_features(a: str, b: str) -> dict[str, float]:
     # reduplications (蕭蕭 … 滾滾) are allowed: count a repeat only when not doubled in the line
     rep = sum(1 for k, (x, y) in enumerate(zip(a[:n], b[:n])) if x == y and not _doubled(a, k))
     match, clash = class_agreement(a[:n], b[:n])
-    return {
+    return MappingProxyType({
         "pair_cos": float(np.mean(cos)) if cos else 0.0,
         "same_class": float(np.mean(same)) if same else 0.0,
         "tone_opposed": float(np.mean(opposed)) if opposed else 0.0,
@@ -335,7 +347,7 @@ def couplet_features(a: str, b: str) -> dict[str, float]:
         "lei_match": match,
         "lei_clash": clash,
         "figure": figure_agreement(a[:n], b[:n]),
-    }
+    })
 
 
 def _doubled(line: str, k: int) -> bool:
@@ -396,6 +408,12 @@ def char_features(lines: list[str]) -> np.ndarray:
     >>> char_features(["白日依山盡", "黃河入海流"]).shape
     (10, 9)
     """
+    return _char_features(tuple(lines)).copy()
+
+
+@lru_cache(maxsize=16)  # the features and taste both read a poem's characters: measured once
+def _char_features(lines: tuple[str, ...]) -> np.ndarray:
+    """``char_features`` of a poem's lines, shared through the cache (callers get a copy)."""
     from poetry.lm import load_lm
 
     fwd, bwd = load_lm(), load_lm(reversed=True)
@@ -468,11 +486,22 @@ def suspicious_chars(lines: list[str], k: int = 3) -> list[tuple[str, str, float
     return [(where[i][0], where[i][1], float(q[i])) for i in order]
 
 
+def forget() -> None:
+    """Forget the measures kept of recent lines and couplets (``reload_models``: they depend on the models)."""
+    for f in (_text_vector, _tones, _couplet_features, _char_features):
+        f.cache_clear()
+
+
 # --- a poem's features -----------------------------------------------------------------------------
 
 
 def features(lines: list[str], title: str | None) -> dict[str, float]:
     """All raw features of a poem (lines of Han characters, traditional), the input of every model."""
+    from poetry.lm import load_lm
+
+    # every line under both LMs at once (the features, the detector, taste and diction then read them kept)
+    load_lm().score_lines(lines)
+    load_lm(reversed=True).score_lines([line[::-1] for line in lines])
     vecs = [_text_vector(line) for line in lines]
     whole = _unit(np.sum(vecs, axis=0))
     f = _lm_features(lines)

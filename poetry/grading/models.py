@@ -108,17 +108,38 @@ def _model() -> Mapping[str, Any]:
 
 def reload_models() -> None:
     """Forget the loaded models (the build script calls this after rewriting data/)."""
+    from poetry import lm
+    from poetry.grading import measures
     from poetry.grading.taste import _taste_model
     from poetry.grading.title_meaning import _scenes, _title_words
-    from poetry.lm import load_lm
 
-    for f in (_vectors, _title_pairs, _word_idf, _model, load_lm, _taste_model, _title_words, _scenes):
+    for f in (_vectors, _title_pairs, _word_idf, _model, _taste_model, _title_words, _scenes):
         f.cache_clear()
+    lm.reload()
+    measures.forget()
+
+
+@cache
+def one_blas_thread() -> bool:
+    """Run numpy's BLAS on one thread in this process (once; False where threadpoolctl is missing).
+
+    The grading's products are small (a poem's lines' topic vectors against each other: 120 × 96 for 長恨歌), and
+    OpenBLAS splits them across threads that then spin waiting for the next: measured on 2 cores, a long poem took
+    2–3 times the CPU (docs/BENCHMARKS.md, speed15). One thread computes the same numbers.
+    """
+    try:
+        from threadpoolctl import threadpool_limits  # installed with scikit-learn
+    except ImportError:  # pragma: no cover - scikit-learn is in requirements.txt
+        return False
+    threadpool_limits(limits=1, user_api="blas")
+    return True
 
 
 def warm_up() -> None:
     """Load every model now (the app calls this so the first request is not slow)."""
     from poetry.lm import load_lm
+
+    one_blas_thread()
 
     load_lm()
     load_lm(reversed=True)
@@ -131,6 +152,23 @@ def warm_up() -> None:
 
     _title_words()
     _scenes()
+    # what the models do not hold but a poem reads on first use (the checker's tables and readings, the 简体 and
+    # variant tables, 歲時 and 四時, the diction, taste): one poem in 简体 under a festival's title, graded once
+    from poetry.checker import check_poem
+    from poetry.grading import grade_poem
+    from poetry.prosody import get_rhyme_book, mandarin_syllables
+
+    grade_poem(WARM_UP_POEM, title=WARM_UP_TITLE)
+    check_poem(WARM_UP_POEM)  # and the checker's suggestions for its faults, which the editor shows
+    # a char no rhyme book holds has its tone guessed from Mandarin: the 新韻 tables, then pypinyin
+    get_rhyme_book("xinyun")
+    mandarin_syllables("詩")
+
+
+#: The poem ``warm_up`` grades and checks: 王安石's 元日 in 简体, 屠苏 changed to 屠门 so that the rhyme fails and
+#: the checker loads what it suggests mends from.
+WARM_UP_TITLE = "元日"
+WARM_UP_POEM = "爆竹声中一岁除，春风送暖入屠门。千门万户曈曈日，总把新桃换旧符。"
 
 
 # --- the two kinds of model ------------------------------------------------------------------------

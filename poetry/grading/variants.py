@@ -67,20 +67,32 @@ def _forms_at(written: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(forms))
 
 
-def _line_fit(line: str) -> float:
-    """How likely a line reads under the trigram LMs, both directions (mean log10 P a char)."""
+def _line_fits(lines: list[str]) -> list[float]:
+    """How likely each line reads under the trigram LMs, both directions (mean log10 P a char), scored together."""
     from poetry.lm import load_lm
 
-    return load_lm().score_line(line).mean + load_lm(reversed=True).score_line(line[::-1]).mean
+    fwd, bwd = load_lm().score_lines(lines), load_lm(reversed=True).score_lines([x[::-1] for x in lines])
+    return [a.mean + b.mean for a, b in zip(fwd, bwd)]
 
 
-def _choose(line: str, options: list[tuple[str, ...]]) -> str:
-    """The line with each open char (several forms) set to the form the trigram LMs find likeliest there."""
-    chars = list(line)
-    for k, forms in enumerate(options):
-        if len(forms) > 1:
-            chars[k] = max(forms, key=lambda form, k=k: _line_fit("".join(chars[:k] + [form] + chars[k + 1:])))
-    return "".join(chars)
+def _choose(lines: list[str], options: list[list[tuple[str, ...]]]) -> list[str]:
+    """Each line with each open char (several forms) set to the form the trigram LMs find likeliest there, left to
+    right within a line; the lines are independent, so the k-th open chars of all lines are weighed together
+    (one scoring of the candidates instead of one for each).
+
+    >>> _choose(["白雲天上游"], [[("白",), ("雲",), ("天",), ("上",), ("游", "遊")]])
+    ['白雲天上遊']
+    """
+    chars = [list(line) for line in lines]
+    open_at = [[(k, forms) for k, forms in enumerate(opts) if len(forms) > 1] for opts in options]
+    for r in range(max(map(len, open_at), default=0)):
+        now = [(i, at[r]) for i, at in enumerate(open_at) if r < len(at)]
+        candidates = [["".join(chars[i][:k] + [form] + chars[i][k + 1:]) for form in forms] for i, (k, forms) in now]
+        fits = iter(_line_fits([c for cs in candidates for c in cs]))
+        for i, (k, forms) in now:
+            fit = [next(fits) for _ in forms]
+            chars[i][k] = forms[max(range(len(forms)), key=fit.__getitem__)]  # the first of the likeliest, as max()
+    return ["".join(c) for c in chars]
 
 
 @dataclass(frozen=True)
@@ -104,7 +116,7 @@ def read_for_grading(parsed: ParsedPoem, title: str | None) -> GradedText:
     """
     kept = [(line, typed) for line, typed in zip(parsed.lines, parsed.original_lines) if line]
     shown = tuple(line for line, _ in kept)
-    lines = tuple(read_as_simplified(typed, line) for line, typed in kept)
+    lines = tuple(_read_lines([(typed, line) for line, typed in kept]))
     shown_title = title
     if title:
         hans = detect_script(title) == "hans"
@@ -132,13 +144,23 @@ def read_as_simplified(typed: str, converted: str) -> str:
     >>> read_as_simplified("白云天上游", "白雲天上游") == read_as_simplified("白雲天上遊", "白雲天上遊")
     True
     """
-    simple = to_simplified(typed)
-    start = canonical(to_traditional(simple))
-    if len(simple) != len(typed) or len(start) != len(typed):
-        return canonical(converted)
+    return _read_lines([(typed, converted)])[0]
+
+
+def _read_lines(texts: list[tuple[str, str]]) -> list[str]:
+    """``read_as_simplified`` of each (typed, converted), the open chars of all weighed together (``_choose``)."""
     classes = _same_in_simplified()
-    options = [_forms_at((t,) + classes.get(s, ())) for s, t in zip(simple, start)]
-    return _choose(start, options) if any(len(o) > 1 for o in options) else start
+    starts, options = [], []
+    for typed, converted in texts:
+        simple = to_simplified(typed)
+        start = canonical(to_traditional(simple))
+        if len(simple) != len(typed) or len(start) != len(typed):
+            starts.append(canonical(converted))
+            options.append([])
+            continue
+        starts.append(start)
+        options.append([_forms_at((t,) + classes.get(s, ())) for s, t in zip(simple, start)])
+    return _choose(starts, options)
 
 
 @cache
