@@ -25,7 +25,8 @@ Deterministic: seeded generators, one BLAS/OpenMP thread, nothing that depends o
 Writes data/grading_forms.tsv (stage forms: each char's canonical form; every stage reads the corpus
 through it), data/lm_chars.npz, data/lm_chars_rev.npz, data/grading_vectors.npz, data/grading_title_words.npz,
 data/grading_words.tsv and data/lm_known_lines.npz (stage lm; stage known: that file alone, a Bloom filter of the
-lines the LMs learned), data/grading_title_pairs.npz and data/grading_model.json (stage model).
+lines the LMs learned), data/grading_title_pairs.npz, data/grading_verse_bigrams.npz (the detector's Song verse
+pairs) and data/grading_model.json (stage model).
 """
 
 from __future__ import annotations
@@ -285,6 +286,48 @@ def song_training(corpus: Path, directory: str, every: int = SONG_TRAIN_EVERY) -
         f"poems ({split.excluded} sharing a line left out), one in {every}: {len(poems)} poems, "
         f"{sum(len(x) for p in poems for x in p['lines'])} characters")
     return poems
+
+
+#: How many poems of 全宋詩's training authors 一氣呵成's calibrator and the swapped-character detector learn beside
+#: the 全唐詩 calibration poems (``song_calibration``; fluency15 measured 1,500 and 3,000, docs/BENCHMARKS.md).
+SONG_CALIBRATION = 3000
+
+
+def song_calibration(corpus: Path, directory: str, n: int = SONG_CALIBRATION, trained: int = 0) -> list[dict]:
+    """``n`` poems of 全宋詩's training authors (tang_corpus.song_split), drawn with SEED among those of 4 to 40 lines
+    of five or seven characters, as real poems for 一氣呵成 (with their corrupted copies), so that Song diction
+    the LMs know less is not learned as a sign of swapped characters; none that the models learned
+    (every ``trained``-th training poem with ``--song-train``). [] for ``"none"`` or ``n`` = 0."""
+    if directory == "none" or n <= 0:
+        return []
+    split = tang_corpus.song_split(_clean, Path(directory), corpus)
+    pool = [dict(p, title=canonical(p["title"])) for i, p in enumerate(split.train)
+            if not (trained and i % trained == 0) and 4 <= len(p["lines"]) <= 40
+            and len({len(x) for x in p["lines"]}) == 1 and len(p["lines"][0]) in (5, 7)]
+    poems = random.Random(SEED).sample(pool, min(n, len(pool)))
+    log(f"全宋詩 {directory}: {len(poems)} training authors' poems for 一氣呵成's calibration (of {len(pool)})")
+    return poems
+
+
+#: A character pair is attested in Song verse (the detector's verse_* features) when 全宋詩's training authors write
+#: it this often: twice keeps the filter at half the pairs and measured as well as once (docs/BENCHMARKS.md, fluency15).
+VERSE_BIGRAM_MIN = 2
+
+
+def verse_bigrams(corpus: Path, directory: str, calibration: list[dict]) -> dict[str, np.ndarray]:
+    """The Bloom filter (poetry.lm.bloom_filter) of the character pairs that 全宋詩's training authors
+    (tang_corpus.song_split) write VERSE_BIGRAM_MIN times or more, within a line, in poems other than the
+    ``calibration`` ones (whose pairs would otherwise all be attested, unlike a new poem's); empty for ``"none"``."""
+    from poetry.lm import bloom_filter
+
+    if directory == "none":
+        return bloom_filter([])
+    left_out = {tuple(p["lines"]) for p in calibration}
+    counts = Counter(x[i:i + 2] for p in tang_corpus.song_split(_clean, Path(directory), corpus).train
+                     if tuple(p["lines"]) not in left_out for x in p["lines"] for i in range(len(x) - 1))
+    kept = [pair for pair, n in counts.items() if n >= VERSE_BIGRAM_MIN]
+    log(f"verse bigrams: {len(kept)} pairs written {VERSE_BIGRAM_MIN}+ times (of {len(counts)})")
+    return bloom_filter(kept)
 
 
 #: A stock phrase (語句清新's 套語): a trigram 全唐詩 (and the ci) repeat this many times.
@@ -897,8 +940,9 @@ def _dev_combiner(rows: dict[str, list[dict]]) -> None:
             pickle.dump(rows, fh)
 
 
-def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
-    """Fit the criteria calibrators on one half of the calibration split, the combiner on the other."""
+def build_model(poems: list[dict], calib: list[int], train: list[int], song: list[dict] = ()) -> dict:
+    """Fit the criteria calibrators on one half of the calibration split, the combiner on the other; the detector
+    and 一氣呵成 also on ``song`` (``song_calibration``) and their corrupted copies."""
     from poetry import grading
 
     grading.reload_models()
@@ -907,7 +951,10 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
     freq = Counter(ch for i in train[:20000] for line in poems[i]["lines"] for ch in line)
     deg = Degrader(pool, freq)
     feats, interleaved, chars = _calibration_features(half_a, deg)
-    detector = fit_detector(chars, feats)
+    flu, song_chars = _song_fluency_features(list(song), freq)
+    # the fluency calibrator's poems: the Tang ones (the same dicts: det_llr is filled into both) and the Song ones
+    flu = {k: feats[k] + flu[k] for k in ("real", "corrupted")}
+    detector = fit_detector(chars + song_chars, flu)
     if os.environ.get("GRADING_DUMP"):  # for experiments with the calibrators (not used by the build)
         with open(os.environ["GRADING_DUMP"] + ".calibration", "wb") as fh:
             pickle.dump({"feats": feats, "poems": half_a}, fh)
@@ -915,11 +962,8 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
 
     model = {"criteria": {}, "generated": dt.date.today().isoformat(), "char_detector": detector}
     C = grading.CRITERION_FEATURES
-    third = 2 * len(feats["real"]) // 3
-    dev = _fit(feats["real"][:third], feats["corrupted"][:third], C["fluency"])
-    log("  fluency calibrator, dev third of its poems: AUC "
-        f"{_auc(dev, feats['real'][third:], feats['corrupted'][third:]):.4f}")
-    model["criteria"]["fluency"] = _fit(feats["real"], feats["corrupted"], C["fluency"])
+    _dev_fluency(flu, len(feats["real"]))
+    model["criteria"]["fluency"] = _fit(flu["real"], flu["corrupted"], C["fluency"])
     # 貫理 tells a poem from lines shuffled across poems and from two poems taken in turns, the two
     # classes weighed equally; poems of fewer than six lines (絕句) have a calibrator of their own,
     # since two couplets say little about interleaving and much less about drift
@@ -986,6 +1030,40 @@ def build_model(poems: list[dict], calib: list[int], train: list[int]) -> dict:
         for name in grading.CRITERIA
     }
     return model
+
+
+def _song_fluency_features(song: list[dict], freq: Counter) -> tuple[dict[str, list[dict]], list]:
+    """Features of the Song calibration poems and of their corrupted copies (their own Degrader, so the Tang
+    copies are drawn as before), and their character rows for the detector."""
+    from poetry import grading
+
+    feats: dict[str, list[dict]] = {"real": [], "corrupted": []}
+    chars = []
+    deg = Degrader(song, freq) if song else None
+    for p in song:
+        bad = deg.corrupted(p)
+        feats["real"].append(grading.features(p["lines"], p["title"]))
+        feats["corrupted"].append(grading.features(bad["lines"], p["title"]))
+        swapped = np.array([x != y for a, b in zip(p["lines"], bad["lines"]) for x, y in zip(a, b)])
+        chars.append((grading.char_features(p["lines"]), grading.char_features(bad["lines"]), swapped))
+    return feats, chars
+
+
+def _dev_fluency(flu: dict[str, list[dict]], n_tang: int) -> None:
+    """Log 一氣呵成's calibrator fitted on two thirds of the Tang and of the Song poems, on each one's last third."""
+    from poetry import grading
+
+    parts = {"Tang": slice(0, n_tang), "Song": slice(n_tang, None)}
+    split = {}
+    for name, part in parts.items():
+        real, bad = flu["real"][part], flu["corrupted"][part]
+        third = 2 * len(real) // 3
+        split[name] = (real[:third], bad[:third], real[third:], bad[third:])
+    dev = _fit([f for s in split.values() for f in s[0]], [f for s in split.values() for f in s[1]],
+               grading.CRITERION_FEATURES["fluency"])
+    for name, (_, _, real, bad) in split.items():
+        if real:
+            log(f"  fluency calibrator, dev third of its {name} poems: AUC {_auc(dev, real, bad):.4f}")
 
 
 def _fit_rescue(model: dict, feats: dict[str, list[dict]], half: int) -> None:
@@ -1187,6 +1265,10 @@ def main(argv: list[str] | None = None) -> int:
              "read_title's words stay 全唐詩's; 'none' (shipped, songtitles14): 全唐詩's alone")):
         parser.add_argument(flag, default="none", help=f"全宋詩 (poet.song.*.json, tang_corpus.DEFAULT_SONG) {what}")
         parser.add_argument(flag + "-every", type=int, default=every, help="every n-th training poem of 全宋詩 only")
+    parser.add_argument("--song-calibration", default=str(tang_corpus.DEFAULT_SONG),
+                        help="全宋詩 whose training authors' poems 一氣呵成's calibrator and the detector also learn "
+                             "(song_calibration); 'none': 全唐詩's calibration poems alone")
+    parser.add_argument("--song-calibration-n", type=int, default=SONG_CALIBRATION)
     parser.add_argument("--title-calibrators", action="store_true",
                         help="with --stage titles: refit 貼題's calibrators and band in grading_model.json too")
     args = parser.parse_args(argv)
@@ -1252,9 +1334,14 @@ def main(argv: list[str] | None = None) -> int:
 
         grading.reload_models()
         np.savez_compressed(DATA / "grading_title_pairs.npz", **fit_title_pairs(poems, titled))
-        model = build_model(poems, calib, train)
+        song_calib = song_calibration(corpus, args.song_calibration, args.song_calibration_n,
+                                      args.song_train_every if song else 0)
+        np.savez_compressed(DATA / grading.models.VERSE_BIGRAMS_FILE,
+                            **verse_bigrams(corpus, args.song_calibration, song_calib))
+        grading.reload_models()
+        model = build_model(poems, calib, train, song_calib)
         model["splits"] = {"heldout": len(held), "calibration": len(calib), "training": len(train),
-                           "song_training": len(song)}
+                           "song_training": len(song), "song_calibration": len(song_calib)}
         (DATA / "grading_model.json").write_text(json.dumps(model, ensure_ascii=False, indent=1), encoding="utf-8")
         log("wrote data/grading_model.json")
     return 0

@@ -114,6 +114,26 @@ def test_detector_points_at_the_swapped_characters():
     assert char_features(real).shape == (56, len(spec["features"]))
 
 
+def test_a_pair_song_poets_wrote_is_never_more_suspect():
+    # a character whose pairs with its neighbours are written in Song verse (the detector's verse_* features) is
+    # diction the Tang LMs rarely saw, not a swap: with those pairs unattested, every character is as suspect or
+    # more, and some pairs of a Song line (陸游's 「小樓一夜聽春雨」) are attested
+    import numpy as np
+
+    from poetry.grading import char_features, char_suspicion
+    from poetry.grading.measures import CHAR_FEATURES
+    from poetry.grading.models import _model
+
+    spec = _model()["char_detector"]
+    X = char_features(["小樓一夜聽春雨", "深巷明朝賣杏花"])
+    verse = [CHAR_FEATURES.index(n) for n in ("verse_left", "verse_right", "verse_both")]
+    unattested = X.copy()
+    unattested[:, verse] = 0.0
+    assert X[:, verse].sum() > 0
+    assert np.all(char_suspicion(spec, X) <= char_suspicion(spec, unattested) + 1e-12)
+    assert np.any(char_suspicion(spec, X) < char_suspicion(spec, unattested))
+
+
 @pytest.mark.parametrize("text,title,wrong", [(SHANJU, "山居秋暝", "出塞"), (CHUNWANG, "春望", "送友人"),
                                               (DENGGAO, "登高", "閨怨")])
 def test_off_topic_title_scores_below_the_real_one(text, title, wrong):

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from poetry.grading.duizhang import class_agreement, figure_agreement
-from poetry.grading.models import _logistic, _model, _title_pairs, _tokenizer, _vectors, _word_idf
+from poetry.grading.models import _logistic, _model, _title_pairs, _tokenizer, _vectors, _verse_bigrams, _word_idf
 from poetry.grading.rubric import GENERIC_TITLES
 from poetry.grading.title_meaning import MEANING_FEATURES, meaning_features
 from poetry.grading.title_parts import read_title
@@ -392,7 +392,29 @@ def _char_topic_fit(lines: list[str]) -> dict[str, float]:
 
 
 #: Per-character features of the replaced-character detector (``char_features``).
-CHAR_FEATURES = ("lp_fwd", "lp_bwd", "unigram", "fit_max", "fit_min", "topic", "topic_sq", "orphan", "nb_fit_min")
+CHAR_FEATURES = ("lp_fwd", "lp_bwd", "unigram", "fit_max", "fit_min", "topic", "topic_sq", "orphan", "nb_fit_min",
+                 "verse_left", "verse_right", "verse_both")
+
+
+def _verse_attested(line: str) -> np.ndarray:
+    """Per character of a line: whether the pair it makes with the character before it, and with the one after it,
+    is written in Song verse (models.VERSE_BIGRAMS_FILE), and both. A pair the Tang LMs rarely saw but Song poets
+    wrote is diction, not a character swapped in (docs/BENCHMARKS.md, fluency15).
+
+    >>> _verse_attested("白日依山盡")[:, 0].tolist()
+    [0.0, 1.0, 1.0, 1.0, 1.0]
+    """
+    pairs = [_verse_pair(line[i:i + 2]) for i in range(len(line) - 1)]
+    left = np.array([False, *pairs], dtype=float)
+    right = np.array([*pairs, False], dtype=float)
+    return np.stack([left, right, left * right], 1)
+
+
+@lru_cache(maxsize=65536)
+def _verse_pair(pair: str) -> bool:
+    from poetry.lm import bloom_contains
+
+    return bloom_contains(_verse_bigrams(), pair)
 
 
 def char_features(lines: list[str]) -> np.ndarray:
@@ -403,10 +425,11 @@ def char_features(lines: list[str]) -> np.ndarray:
     unigram (how much the context calls for it); topic: cosine of its topic vector with the rest of
     the poem (0 for a character without one); orphan: neither side calls for it (fit_max < 0);
     nb_fit_min: the lower fit_min of its neighbours in the line (a swapped character also spoils the
-    prediction of the characters next to it).
+    prediction of the characters next to it); verse_left / verse_right / verse_both: its pair with the
+    character before / after it (both) is written in Song verse (``_verse_attested``).
 
     >>> char_features(["白日依山盡", "黃河入海流"]).shape
-    (10, 9)
+    (10, 12)
     """
     return _char_features(tuple(lines)).copy()
 
@@ -429,8 +452,9 @@ def _char_features(lines: tuple[str, ...]) -> np.ndarray:
         padded = np.concatenate(([np.inf], fmin, [np.inf]))
         nb = np.minimum(padded[:-2], padded[2:])
         nb = np.where(np.isfinite(nb), nb, fmin)
-        rows.append(np.stack([lf, lb, uni, np.maximum(gf, gb), fmin, np.zeros_like(lf), np.zeros_like(lf),
-                              (np.maximum(gf, gb) < 0).astype(float), nb], 1))
+        rows.append(np.concatenate([np.stack([lf, lb, uni, np.maximum(gf, gb), fmin, np.zeros_like(lf),
+                                              np.zeros_like(lf), (np.maximum(gf, gb) < 0).astype(float), nb], 1),
+                                    _verse_attested(line)], 1))
     X = np.concatenate(rows) if rows else np.zeros((0, len(CHAR_FEATURES)))
     ids = np.array([vec.index.get(ch, -1) for line in lines for ch in line])
     known = ids >= 0
@@ -446,7 +470,9 @@ def _char_features(lines: tuple[str, ...]) -> np.ndarray:
 
 
 def char_suspicion(spec: Mapping[str, Any], X: np.ndarray) -> np.ndarray:
-    """Logit that each character was swapped in, from the detector's logistic model over CHAR_FEATURES."""
+    """Logit that each character was swapped in, from the detector's logistic model over the CHAR_FEATURES it
+    names (a detector fitted on fewer columns, as during a build, reads only those)."""
+    X = X[:, [CHAR_FEATURES.index(name) for name in spec["features"]]]
     z = (X - np.asarray(spec["mean"])) / np.asarray(spec["scale"]) @ np.asarray(spec["coef"]) + spec["intercept"]
     return np.clip(z, -30.0, 30.0)
 

@@ -10,7 +10,9 @@ at start; ``reload_models`` forgets them after scripts/build_grading.py rewrites
   grading_words.tsv         IDF of jieba words, for 貼題's TF-IDF;
   grading_model.json        each criterion's logistic calibrator, the combined score's boosted trees,
                             the replaced-character detector, Tang poems' score quantiles;
-  lm_chars*.npz             the character trigram LMs (poetry.lm, both directions).
+  lm_chars*.npz             the character trigram LMs (poetry.lm, both directions);
+  grading_verse_bigrams.npz a Bloom filter of the character pairs 全宋詩's training authors write twice or
+                            more (the detector's verse_* features: attested in verse, not swapped in).
 """
 
 from __future__ import annotations
@@ -99,6 +101,17 @@ def _word_idf() -> Mapping[str, float]:
     return MappingProxyType(out)
 
 
+#: The detector's filter of character pairs attested in Song verse (scripts/build_grading.py, stage model).
+VERSE_BIGRAMS_FILE = "grading_verse_bigrams.npz"
+
+
+@cache
+def _verse_bigrams() -> tuple[np.ndarray, int, int]:
+    """The filter of VERSE_BIGRAMS_FILE as (bits, k, m), loaded once."""
+    arrays = load_arrays(VERSE_BIGRAMS_FILE)
+    return arrays["bits"], int(arrays["k"]), int(arrays["m"])
+
+
 @cache
 def _model() -> Mapping[str, Any]:
     """The calibrators, the combined model, the detector and the quantiles (grading_model.json), loaded once."""
@@ -110,10 +123,12 @@ def reload_models() -> None:
     """Forget the loaded models (the build script calls this after rewriting data/)."""
     from poetry import lm
     from poetry.grading import measures
+    from poetry.grading.measures import _verse_pair
     from poetry.grading.taste import _taste_model
     from poetry.grading.title_meaning import _scenes, _title_words
 
-    for f in (_vectors, _title_pairs, _word_idf, _model, _taste_model, _title_words, _scenes):
+    for f in (_vectors, _title_pairs, _word_idf, _model, _taste_model, _title_words, _scenes, _verse_bigrams,
+              _verse_pair):
         f.cache_clear()
     lm.reload()
     measures.forget()
@@ -147,6 +162,7 @@ def warm_up() -> None:
     _title_pairs()
     _word_idf()
     _model()
+    _verse_bigrams()
     _tokenizer()
     from poetry.grading.title_meaning import _scenes, _title_words
 
