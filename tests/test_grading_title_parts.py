@@ -179,6 +179,7 @@ def test_a_quantity_in_a_title_is_answered_by_nothing():
     ("和孫偉卿雜言十章", "", ("和", "雜言", "十章"), ("孫偉卿",)),  # a miscellany, and how many poems
     ("新市雜詠", "新市", ("雜詠",), ()),
     ("次韻漢卿舅即事二絕", "漢卿舅", ("次韻", "即事", "二絕"), ()),
+    ("贈李處士長句四韻", "", ("贈", "長句", "四韻"), ("李處士",)),  # 李商隱: the form and a count of rhymes
     ("和梅花韻", "", ("和",), ("梅花韻",)),  # 梅花 is a word of titles: not read as 次…韻's person (as before)
 ])
 def test_song_formulas_and_names(title, topic, formula, addressee):
