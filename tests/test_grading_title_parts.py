@@ -166,3 +166,40 @@ def test_a_quantity_in_a_title_is_answered_by_nothing():
     assert "半" not in [a.unit for a in answers("半山春晚", lines)]
     graded = grade_poem("，".join(lines) + "。", title="半山春晚即事")
     assert "題中「半」" not in graded.criteria["貼題"]["explanation"]
+
+
+# title15: the formulas and names Song titles write that the parser read as matter (measured in
+# scripts/measure_off_title.py: each made a real poem 離題 under its own title)
+@pytest.mark.parametrize("title, topic, formula, addressee", [
+    ("和曹東谷韻", "", ("和韻",), ("曹東谷",)),  # the rhymes of a person's poem (韻 was left as the matter)
+    ("次黄日巖韻", "", ("次韻",), ("黄日巖",)),  # 次…韻 with the person between
+    ("次勾景山見寄韻", "", ("次韻",), ("勾景山",)),
+    ("和珣上人", "", ("和",), ("珣上人",)),  # a monk named without a surname
+    ("灼艾戲呈阮使君", "灼艾", ("戲呈",), ("阮使君",)),  # 阮 is not among the learned surnames
+    ("和孫偉卿雜言十章", "", ("和", "雜言", "十章"), ("孫偉卿",)),  # a miscellany, and how many poems
+    ("新市雜詠", "新市", ("雜詠",), ()),
+    ("次韻漢卿舅即事二絕", "漢卿舅", ("次韻", "即事", "二絕"), ()),
+    ("贈李處士長句四韻", "", ("贈", "長句", "四韻"), ("李處士",)),  # 李商隱: the form and a count of rhymes
+    ("和梅花韻", "", ("和",), ("梅花韻",)),  # 梅花 is a word of titles: not read as 次…韻's person (as before)
+])
+def test_song_formulas_and_names(title, topic, formula, addressee):
+    parts = read_title(title)
+    assert (parts.topic, parts.formula, parts.addressee) == (topic, formula, addressee)
+
+
+def test_a_count_alone_is_a_title():
+    """九章 is a title (屈原's), not a count of poems: a count is a formula only after the title's matter."""
+    assert read_title("九章").topic == "九章" and read_title("即事六絕").formula == ("即事", "六絕")
+
+
+@pytest.mark.parametrize("title", ["句", "又", "又一首", "歌", "寓言", "雜詠四首", "雜題十首 其三"])
+def test_a_fragment_or_a_miscellany_asks_nothing(title):
+    """全唐詩 keeps 788 fragments under the title 句; 又 is another poem under the last title: no subject asked."""
+    assert asks_nothing(title)
+
+
+def test_a_fragment_is_not_called_off_its_title_but_a_season_still_is():
+    """A Tang fragment (全唐詩's 句: 水聲長在耳，山色不離門) was 下品 for 離題 under 句; under 閨怨 it still is."""
+    text = "水聲長在耳，山色不離門。"
+    assert not any(r.startswith("離題") for r in grade_poem(text, title="句").reasons)
+    assert any(r.startswith("離題") for r in grade_poem(text, title="閨怨").reasons)

@@ -108,7 +108,12 @@ GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "�
                             # on history: the person or the event is the poem's to choose (高適《詠史》, 綈袍 and 范叔)
                             "詠史",
                             # written at random, set down by chance (蘇軾《縱筆》, 賀知章's 偶書): no subject asked
-                            "縱筆", "放言", "漫書", "偶書", "漫題"})
+                            "縱筆", "放言", "漫書", "偶書", "漫題",
+                            # a fragment the collection keeps as 句 (788 of 全唐詩's titles), another of the last
+                            # title (又), a song or a chant, an allegory, a dream's, made for another, seen by chance
+                            "句", "斷句", "殘句", "佚句", "又", "歌", "吟", "寓言", "寄興", "夢中作", "代人作", "偶見",
+                            # the miscellany formulas alone (雜詠, 雜題: title_parts reads them in longer titles too)
+                            "雜詠", "雜題", "雜言", "雜賦"})
 
 
 def merge_thresholds(overrides: Mapping[str, float] | None) -> dict[str, float]:

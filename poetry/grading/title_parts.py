@@ -40,14 +40,14 @@ PURE_FORMULAS = tuple(("再次韻 復次韻 追次韻 次韻 和韻 依韻 用�
                        "見贈 見示 見和 見懷 見招 見訪 見過 見邀 見答 見酬 見貽 之作 所作 有作 走筆 以詩 之官 "
                        "之任 赴任 赴官 赴闕 還朝 聖製 御製 聖制 御制 應制 應教 應令 唱和 寄贈 戲贈 戲答 戲呈 "
                        "戲作 戲題 口占 席上 同賦 分韻 分題 得字 道中 途中 絕句 雜詩 雜興 雜感 即事 偶成 偶題 "
-                       "偶作 書事 口號 漫興 漫成 縱筆 漫書 偶書").split()) + FEELING_FORMULAS
+                       "偶作 書事 口號 漫興 漫成 縱筆 漫書 偶書 雜詠 雜題 雜言 雜賦 長句").split()) + FEELING_FORMULAS
 #: Formulas and verbs of address that tell the occasion, and so the matter (a farewell, longing, a mourning, a
 #: journey to office): read as topic, while the names beside them are not. A letter or a gift to a person (寄黃幾復,
 #: 贈汪倫) asks no subject of its own (title14b): 寄 and 贈 before a person are formulas.
 OCCASIONS = frozenset(("送 別 留別 懷 憶 哭 挽 輓 餞 弔 寄懷 懷寄 之官 之任 赴任 赴官 赴闕 還朝").split())
 #: Formulas of the poem's kind or making, not of an occasion with a person: 道中, 絕句, and the 題/書 of 題西林壁.
 GENRE_FORMULAS = frozenset(("道中 途中 絕句 雜詩 雜興 雜感 即事 偶成 偶題 偶作 書事 口號 漫興 漫成 縱筆 漫書 偶書 "
-                            "題 書 壁 邸 店").split() + list(FEELING_FORMULAS))
+                            "雜詠 雜題 雜言 雜賦 長句 題 書 壁 邸 店").split() + list(FEELING_FORMULAS))
 #: Formulas a person follows (次韻子由, 奉和聖製 has none): the only place a name without a surname is read.
 ADDRESSING = frozenset(("再次韻 復次韻 追次韻 次韻 和韻 依韻 奉和 奉酬 奉答 奉寄 奉送 奉贈 奉呈 奉陪 追和 再和 "
                         "復和 和答 酬答 寄贈 戲贈 戲答 戲呈 和 答 荅 酬").split())
@@ -60,7 +60,7 @@ OFFICES = tuple(("中書舍人 中書 門下 給事中 明府 少府 使君 侍�
                  "校書 正字 博士 少尹 長史 錄事 司戶 評事 御史 山人 先生 居士 侍中 僕射 將軍 鍊師 尊師 "
                  "明公 長老 和尚 道人 隱者 推官 通判 知縣 知州 教授 提刑 提舉 運使 轉運 安撫 制置 宣撫 "
                  "寺丞 待制 修撰 侍講 直講 內翰 翰林 承旨 樞密 參政 丞相 太尉 節推 察推 簽判 機宜 監丞 "
-                 "主管 知府 大卿 少卿 正言 司業 祭酒 龍圖 直閣 殿院 察院 都官 職方 提幹 使者 帥 丈 兄 弟 "
+                 "主管 知府 大卿 少卿 正言 司業 祭酒 龍圖 直閣 殿院 察院 都官 職方 提幹 使者 屯田 帥 丈 兄 弟 "
                  "姪 侄 叔 公 君 生 師 翁 老 守 令 丞 尉 宰 倅 卿").split())
 #: Kin and company that name the person addressed without a name (舍弟, 諸公, 友人).
 KIN = tuple(("舍弟 家兄 從兄 從弟 從姪 族姪 族兄 族弟 諸公 諸友 諸君 友人 二子 兒子 兒輩 子姪 內子 "
@@ -155,6 +155,45 @@ def _place_at(title: str, i: int) -> int:
         if len(name) == n and title.startswith(("道中", "途中"), i + n) and not any(ch in NOT_IN_NAME for ch in name):
             return i + n
     return i
+
+
+#: A count of poems or of rhymes (二絕, 十章, 四韻; 一首 left by clean_title): a formula of the set, not its matter.
+_COUNT = re.compile("[一二三四五六七八九十百]+(?:絕句|首|章|篇|絕|韻)")
+#: Rhyming a person's poem, the person between the verb and 韻 (次黄日巖韻, 次勾景山見寄韻, 和曹東谷韻).
+_RHYMES_OF = re.compile("(次|和|用|依|步|追和|追次)(.{2,3}?)(?:見寄|見贈|見示|見和)?詩?韻")
+
+
+def _holds_title_word(text: str) -> bool:
+    """Whether two characters of ``text`` make a word of Tang titles (梅花 of 和梅花韻: a poem's matter, not a name).
+
+    >>> _holds_title_word("梅花"), _holds_title_word("黄日巖")
+    (True, False)
+    """
+    return any(_is_title_word(text[k:k + 2]) for k in range(len(text) - 1))
+
+
+def _rhymes_of(title: str, formulas: list[str], persons: list[str]) -> int:
+    """The end of a leading 次X韻 (rhyming X's poem: the formula and the person added), or 0.
+
+    >>> formulas, persons = [], []
+    >>> _rhymes_of("次黄日巖韻", formulas, persons), formulas, persons
+    (5, ['次韻'], ['黄日巖'])
+    """
+    m = _RHYMES_OF.match(title)
+    if not m or _holds_title_word(m.group(2)):
+        return 0
+    formulas.append(m.group(1) + "韻")
+    persons.append(m.group(2))
+    return m.end()
+
+
+def _set_formula_at(title: str, i: int, addressed: bool) -> int:
+    """The end of a formula of the set at i (i when none): a count of poems after the matter (二絕, 十章), or a
+    closing 韻 after a formula or a person (``addressed``: 和曹東谷韻, the rhymes of the person's poem)."""
+    m = _COUNT.match(title, i) if i else None
+    if m:
+        return m.end()
+    return i + 1 if addressed and title[i:] == "韻" else i
 
 
 #: What makes a place's name a tune's (涼州詞, 伊州歌, 甘州曲): the tune's place is its matter (the frontier).
@@ -287,7 +326,7 @@ def read_title(title: str) -> TitleParts:
     dates: list[str] = []
     if title[:1] in "題書" and len(title) > 2 and title[-1] in WRITTEN_ON:  # 題西林壁: where the poem was written
         return _written_on(title)
-    i = 0
+    i = _rhymes_of(title, formulas, persons)  # 次黄日巖韻: the person's rhymes
     while i < len(title):
         m = formula.match(title, i) or (title.startswith(_LEADING, i) and i == 0 and verb.match(title, i))
         if m:
@@ -312,6 +351,9 @@ def read_title(title: str) -> TitleParts:
         elif (named := _titled_person().match(title, i)) is not None:
             persons.append(named.group())
             i = _journey(title, named.end(), formulas)
+        elif (end := _set_formula_at(title, i, bool(formulas or persons))) > i:  # 二絕, 十章; the 韻 of 和X韻
+            formulas.append(title[i:end])
+            i = end
         elif (end := _date_at(title, i)) > i:
             dates.append(title[i:end])
             i = end
@@ -363,6 +405,16 @@ def _written_on(title: str) -> TitleParts:
     return TitleParts("", (title[0],) + tail, persons, (place,) if place else ())
 
 
+@cache
+def _unlisted_person() -> re.Pattern[str]:
+    """One or two characters (no NOT_IN_NAME) and an honorific or an office of two characters or more, read as a
+    person only right after a formula or verb of address (和珣上人, 戲呈阮使君): a monk's name has no surname, and
+    the learned surnames miss rare ones."""
+    names = "".join(sorted(NOT_IN_NAME | set(RANK)))
+    titles = _alternation(tuple(HONORIFICS) + tuple(o for o in OFFICES if len(o) > 1))
+    return re.compile(f"[^{names}]{{1,2}}?(?:{titles})")
+
+
 #: Characters a bare given name does not hold (NOT_IN_NAME but the kin, honorific and suffix characters: 林子方).
 _NOT_IN_PERSON = NOT_IN_NAME - frozenset("公士師氏尚子學弟兄叔姪生老翁君" + PLACE_SUFFIXES)
 #: Verbs of address a bare given name may end the title after (送林子方, 寄子由).
@@ -395,6 +447,8 @@ def _addressee(title: str, i: int, persons: list[str], formulas: list[str]) -> i
     end = _person_at(title, i)
     if end == i and formulas[-1] in ADDRESSING:
         end = _no_name_at(title, i)
+    if end == i and (m := _unlisted_person().match(title, i)):  # 珣上人, 阮使君: a name the surnames do not know
+        end = m.end()
     if end == i:
         return i
     persons.append(title[i:end])
