@@ -155,9 +155,13 @@ def test_title_line_in_text_is_used():
 def test_thresholds_change_the_suggested_grade():
     g = grade_poem(CHUNWANG, title="春望")
     # under a 荒牌 threshold above its score 春望 is 下品, not 荒牌: its sense holds (事實雜亂 is what 荒牌 means);
-    # with the coherence floor raised past its 貫理 it is 荒牌
+    # with the coherence floor raised past its 貫理 a 春望 with a broken line is 荒牌, the poem itself is not (its form
+    # and its ends hold: lines the models read as apart are a turn, not 事實雜亂)
     assert grade_poem(CHUNWANG, title="春望", thresholds={"荒牌": 0.99, "中品": 0.995}).grade == "下品"
-    assert grade_poem(CHUNWANG, title="春望", thresholds={"貫理_floor": 1.0}).grade == "荒牌"
+    broken = CHUNWANG.replace("感時花濺淚", "感物花濺淚")  # 物 仄 where 時 平 is asked
+    assert grade_poem(broken, title="春望").grade == "下品"
+    assert grade_poem(broken, title="春望", thresholds={"貫理_floor": 1.0}).grade == "荒牌"
+    assert grade_poem(CHUNWANG, title="春望", thresholds={"貫理_floor": 1.0}).grade != "荒牌"
     assert grade_poem(CHUNWANG, title="春望", thresholds={"中品": 0.0, "上品": 0.0, "上品_floor": 0.0}).grade == "上品"
     assert g.grade in ("上品", "中品")
 
@@ -170,7 +174,11 @@ def test_suggest_grade_rules():
     bad_form = dict(good, 平仄和暢={"score": 0.2})
     assert suggest_grade(0.4, bad_form)[0] == "荒牌"
     assert suggest_grade(0.95, dict(good, 聯句切當={"score": 0.2}))[0] == "中品"
-    assert suggest_grade(0.9, dict(good, 貫理={"score": 0.01}))[0] == "荒牌"
+    # lines that hold nothing in common are 荒牌 where the form or the ends show it too, else a turn (中品 here)
+    faulted = {"score": 0.9, "faults": ["失黏"]}
+    assert suggest_grade(0.9, dict(good, 貫理={"score": 0.01}, 平仄和暢=faulted))[0] == "荒牌"
+    assert suggest_grade(0.9, dict(good, 貫理={"score": 0.01}, 首尾貫通={"score": 0.01}))[0] == "荒牌"
+    assert suggest_grade(0.9, dict(good, 貫理={"score": 0.01}))[0] == "中品"
 
 
 def test_merge_thresholds_validates():

@@ -20,8 +20,11 @@ def test_grade_a_poem(client):
 def test_thresholds_per_request(client):
     res = client.post("/api/grade", json={"title": "山居秋暝", "text": SHANJU, "thresholds": {"中品": 0.999}})
     assert res.status_code == 200 and res.get_json()["grade"] == "下品"
-    res = client.post("/api/grade", json={"title": "山居秋暝", "text": SHANJU, "thresholds": {"貫理_floor": 1.0}})
+    broken = SHANJU.replace("明月松間照", "松間明月照")  # a line out of its tones: the form is broken
+    res = client.post("/api/grade", json={"title": "山居秋暝", "text": broken, "thresholds": {"貫理_floor": 1.0}})
     assert res.status_code == 200 and res.get_json()["grade"] == "荒牌"
+    res = client.post("/api/grade", json={"title": "山居秋暝", "text": broken})
+    assert res.status_code == 200 and res.get_json()["grade"] == "下品"
 
 
 def test_simplified_input(client):

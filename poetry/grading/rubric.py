@@ -2,9 +2,10 @@
 
 The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清新，首尾貫通; 下品 題、體不失，平仄和暢，但意味平平;
 荒牌 事實雜亂，首尾斷續. Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:
-  荒牌  事實雜亂，首尾斷續: score < 荒牌 threshold while 貫理 falls below the range of three Tang poems in four
-        or 首尾貫通 below all but their lowest 5% (``_scattered``; a low score beside a poem that holds together
-        is 下品), or 貫理 < coherence floor;
+  荒牌  事實雜亂，首尾斷續: score < 荒牌 threshold, or 貫理 < coherence floor, where the poem does not hold
+        together (``_scattered``): 首尾貫通 below all but the lowest 5% of Tang poems, or 貫理 below the range
+        of three in four with the form broken too (a jumble of lines breaks 黏 and the rhyme); a low score
+        beside a poem that holds together is 下品;
   at most 下品  the poem fails 題、體不失，平仄和暢: the checker reports an error (a tone, a rhyme, 黏對, 孤平,
         三平尾, 重字 …), or the poem does not treat its title (貼題 < 貼題 floor for a title that says what the
         poem should be about: ``title_demand`` ≥ TELLING_TITLE, read in its topical part, and not one of
@@ -54,7 +55,7 @@ DEFAULT_THRESHOLDS = MappingProxyType(
         "上品_floor": 0.5,
         "中品": 0.5,  # combined score at least this
         "荒牌": 0.2,  # combined score below this: 荒牌
-        "貫理_floor": 0.1,  # 貫理 below this: 荒牌 whatever the score
+        "貫理_floor": 0.1,  # 貫理 below this: 荒牌 whatever the score, where the form or the ends are broken too
         "form_floor": 0.5,  # 體不失 and 平仄和暢 at least this for 下品 (else a weak poem is 荒牌)
         # 貼題 below this, under a telling title: the poem does not treat its title (題失), at most 下品. On
         # 唐詩三百首 (eval_grading.py) 0.1 catches 22% of the poems under another poem's title, 1.6% under their own
@@ -79,7 +80,7 @@ THRESHOLD_LABELS = MappingProxyType(
         "上品_floor": "上品：各項至少",
         "中品": "中品：綜合分至少",
         "荒牌": "荒牌：綜合分低於（貫理、首尾貫通俱佳者至多下品）",
-        "貫理_floor": "荒牌：貫理低於",
+        "貫理_floor": "荒牌：貫理低於（且格律有誤或首尾斷續）",
         "form_floor": "下品：體、平仄至少",
         "貼題_floor": "題失（至多下品）：貼題低於",
         "失格荒牌": "格律有誤或離題者作荒牌（不勾則至多下品）",
@@ -194,15 +195,42 @@ SENSE_CRITERIA = ("貫理", "首尾貫通")
 
 
 def _scattered(criteria: Mapping[str, Mapping[str, Any]]) -> bool:
-    """Whether 貫理 falls below the range of three Tang poems in four, or 首尾貫通 (the weaker measure: 山居秋暝 and
-    春望 are below that range) below all but the lowest 5% of them, or either was not measured.
+    """Whether a poem does not hold together (事實雜亂，首尾斷續): 首尾貫通 (the weaker measure: 山居秋暝 and 春望 are
+    below the range of three Tang poems in four) below all but the lowest 5% of them, or 貫理 below that range with
+    the form broken too (``_form_broken``), or either not measured.
 
     >>> _scattered({"貫理": {"score": 1.0}, "首尾貫通": {"score": 1.0}}), _scattered({"貫理": {"score": 0.0}})
     (False, True)
+    >>> _scattered({"貫理": {"score": 0.0}, "首尾貫通": {"score": 1.0}, "平仄和暢": {"faults": ["失黏"]}})
+    True
+    >>> _scattered({"貫理": {"score": 0.0}, "首尾貫通": {"score": 1.0}, "平仄和暢": {"faults": []}})
+    False
     """
-    coherence, ends = ((criteria.get(n) or {}).get("score") for n in SENSE_CRITERIA)
-    return (coherence is None or ends is None or band_of("貫理", coherence) is not Band.GOOD
-            or band_of("首尾貫通", ends) is Band.POOR)
+    coherence = (criteria.get("貫理") or {}).get("score")
+    if coherence is None or _ends_or_form_broken(criteria) is None:
+        return True
+    return band_of("貫理", coherence) is not Band.GOOD and _ends_or_form_broken(criteria)
+
+
+def _ends_or_form_broken(criteria: Mapping[str, Mapping[str, Any]]) -> bool | None:
+    """Whether a poem whose lines read as unrelated shows it elsewhere too: its ends do not answer (首尾貫通 below all
+    but the lowest 5% of Tang poems) or its form is broken (``_form_broken``); None when 首尾貫通 was not measured."""
+    ends = (criteria.get("首尾貫通") or {}).get("score")
+    if ends is None:
+        return None
+    return band_of("首尾貫通", ends) is Band.POOR or _form_broken(criteria)
+
+
+def _form_broken(criteria: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether the checker found faults (體不失, 平仄和暢). Lines that read as unrelated are 事實雜亂 only with it (or
+    with ends that do not answer): lines drawn from several poems break 黏 and the rhyme (40 of the graded sets' 42
+    jumbles the grade calls 荒牌), while a poem that keeps its form and its ends was made as one, and the distance
+    the models read between its lines is a turn they do not follow (文天祥《端午即事》: 鬢髮日已改 → 我欲從靈均).
+
+    >>> _form_broken({"平仄和暢": {"faults": ["失黏"]}}), _form_broken({"平仄和暢": {"faults": []}})
+    (True, False)
+    """
+    return any((criteria.get(name) or {}).get("faults") for name in ("體不失", "平仄和暢"))
 
 
 def _faults(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float], title_info: float | None) -> list[str]:
@@ -283,7 +311,8 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
         held = "、".join(f"{n} {s(n):.2f}" for n in SENSE_CRITERIA)
         return "下品", (f"綜合分 {_floor2(score)} 低於荒牌門檻 {t['荒牌']:.2f}，"
                         f"但{held}皆在唐人詩常見之限，未見事實雜亂，至多下品。", _weakest(criteria))
-    if coherence is not None and coherence < t["貫理_floor"]:  # a jumble is 荒牌 whatever the score
+    # a jumble is 荒牌 whatever the score: lines that hold nothing in common, and a form or ends that show it
+    if coherence is not None and coherence < t["貫理_floor"] and _ends_or_form_broken(criteria) is not False:
         return "荒牌", (f"貫理僅 {coherence:.2f}：{criteria['貫理'].get('explanation', '')}",)
     if score < t["中品"] and not form_ok:
         return "荒牌", (f"綜合分 {_floor2(score)} 未達中品，且體式或平仄不合。",) + tuple(_faults(criteria, t, None))
