@@ -146,7 +146,8 @@ def explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None 
         return f"大體相承；「{lines[k + 1]}」一句轉出新意。"
     if len(lines) < 6:  # two couplets say little: state what was measured, not 事實雜亂
         return f"各句用字的意象少有相通，「{lines[k]}」與「{lines[k + 1]}」相去尤遠；請詩伯看是否一意貫串。"
-    return f"事實雜亂：各聯意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
+    # what was measured; whether it is 事實雜亂 the rubric decides, with the form and the ends (rubric._scattered)
+    return f"各聯意象互不相屬，「{lines[k]}」與「{lines[k + 1]}」尤其斷開。"
 
 
 #: 對類 classes that never make an echo of images: particles, numbers and directions (來 answering 來, 十 answering

@@ -221,6 +221,19 @@ def _ends_or_form_broken(criteria: Mapping[str, Mapping[str, Any]]) -> bool | No
     return band_of("首尾貫通", ends) is Band.POOR or _form_broken(criteria)
 
 
+def _held(criteria: Mapping[str, Mapping[str, Any]]) -> str:
+    """What holds in a poem that is not ``_scattered``, in words: 貫理 and 首尾貫通 where they are in the range of
+    Tang poems, and the form where 貫理 is not (its lines read as apart, but it was made as one).
+
+    >>> _held({"貫理": {"score": 0.01}, "首尾貫通": {"score": 0.49}})
+    '但首尾貫通 0.49 在唐人詩常見之限，格律亦無誤，各句意象雖遠，詩成一篇'
+    """
+    coherence, ends = ((criteria.get(n) or {}).get("score") for n in SENSE_CRITERIA)
+    if band_of("貫理", coherence) is Band.GOOD:
+        return f"但貫理 {coherence:.2f}、首尾貫通 {ends:.2f}皆在唐人詩常見之限"
+    return f"但首尾貫通 {ends:.2f} 在唐人詩常見之限，格律亦無誤，各句意象雖遠，詩成一篇"
+
+
 def _form_broken(criteria: Mapping[str, Mapping[str, Any]]) -> bool:
     """Whether the checker found faults (體不失, 平仄和暢). Lines that read as unrelated are 事實雜亂 only with it (or
     with ends that do not answer): lines drawn from several poems break 黏 and the rhyme (40 of the graded sets' 42
@@ -308,9 +321,8 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
     if score < t["荒牌"]:
         if _scattered(criteria):  # 事實雜亂，首尾斷續
             return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}。", _weakest(criteria))
-        held = "、".join(f"{n} {s(n):.2f}" for n in SENSE_CRITERIA)
-        return "下品", (f"綜合分 {_floor2(score)} 低於荒牌門檻 {t['荒牌']:.2f}，"
-                        f"但{held}皆在唐人詩常見之限，未見事實雜亂，至多下品。", _weakest(criteria))
+        low = f"綜合分 {_floor2(score)} 低於荒牌門檻 {t['荒牌']:.2f}"
+        return "下品", (f"{low}，{_held(criteria)}，未見事實雜亂，至多下品。", _weakest(criteria))
     # a jumble is 荒牌 whatever the score: lines that hold nothing in common, and a form or ends that show it
     if coherence is not None and coherence < t["貫理_floor"] and _ends_or_form_broken(criteria) is not False:
         return "荒牌", (f"貫理僅 {coherence:.2f}：{criteria['貫理'].get('explanation', '')}",)
