@@ -243,13 +243,15 @@ def bloom_contains(bloom: tuple[np.ndarray, int, int], entry: str) -> bool:
 
 
 @cache
-def _known_lines() -> tuple[np.ndarray, int, int]:
-    arrays = load_arrays(KNOWN_LINES_FILE)
+def load_bloom(name: str) -> tuple[np.ndarray, int, int]:
+    """A filter of ``bloom_filter`` saved in data/ (KNOWN_LINES_FILE, the grading's verse pairs) as (bits, k, m),
+    loaded once (``reload`` forgets it)."""
+    arrays = load_arrays(name)
     return arrays["bits"], int(arrays["k"]), int(arrays["m"])
 
 
 def _known(entry: str) -> bool:
-    return bloom_contains(_known_lines(), entry)
+    return bloom_contains(load_bloom(KNOWN_LINES_FILE), entry)
 
 
 def known_poem(lines: list[str]) -> bool:
@@ -288,6 +290,7 @@ def reload() -> None:
     """Forget the loaded models (poetry.grading.reload_models, after scripts/build_grading.py rewrites data/)."""
     _load_lm.cache_clear()
     context_fit.cache_clear()
+    load_bloom.cache_clear()
 
 
 @lru_cache(maxsize=SCORED_LINES)  # the grading's features and taste both read each line's

@@ -1,7 +1,7 @@
 /* The /check page: a PoemEditor on the draft, a copy kept in localStorage, examples, a counter. */
 import { $, fill, storage } from "./common.js";
 import { attach } from "./editor.js";
-import { isAncient } from "./editor/report.js";
+import { isAncient, verdictKept } from "./editor/report.js";
 
 const textarea = $("poem-text");
 const count = $("poem-count");
@@ -28,7 +28,7 @@ function updateChip(report) {
   const faults = (report.violations || []).filter((v) => v.severity === "error").length;
   const ancient = isAncient(report);
   chip.hidden = false;
-  chip.classList.toggle("check-chip-good", !!report.regulated || ancient);
+  chip.classList.toggle("check-chip-good", verdictKept(report));
   const bad = report.verdict === "ancient_faults" ? "chip-ancient-bad" : "chip-bad";
   chip.textContent = report.regulated ? template("chip-good") : ancient ? template("chip-ancient")
     : faults ? fill(template(bad), { count: faults }) : template("chip-bad-none");

@@ -162,15 +162,14 @@ def verdict_of(a: Analysis) -> Verdict:
 
 def _summary(a: Analysis) -> str:
     """One Chinese sentence: the form, and 合律 or how many faults."""
+    errors = sum(f.severity == Severity.ERROR for f in a.findings)
     if a.ancient:
-        errors = sum(f.severity == Severity.ERROR for f in a.findings)
         return f"此詩為{a.form}，不按近體格律論" + (f"；有{errors}處不合（押韻）。" if errors else "。")
     if a.regulated:
         rescued = any("救" in note or "特拗" in note for note in a.notes)
         extra = "（有拗救）" if rescued else ""
         group = f"，押{a.group}" if a.group else ""
         return f"此詩為{a.form}{('，' + a.pattern) if a.pattern else ''}{group}，合律{extra}{_doubts(a)}。"
-    errors = sum(f.severity == Severity.ERROR for f in a.findings)
     return f"此詩為{a.form}，有{errors}處不合律{_doubts(a)}。"
 
 

@@ -105,11 +105,11 @@ def _word_idf() -> Mapping[str, float]:
 VERSE_BIGRAMS_FILE = "grading_verse_bigrams.npz"
 
 
-@cache
 def _verse_bigrams() -> tuple[np.ndarray, int, int]:
-    """The filter of VERSE_BIGRAMS_FILE as (bits, k, m), loaded once."""
-    arrays = load_arrays(VERSE_BIGRAMS_FILE)
-    return arrays["bits"], int(arrays["k"]), int(arrays["m"])
+    """The filter of VERSE_BIGRAMS_FILE as (bits, k, m), loaded once (poetry.lm.load_bloom)."""
+    from poetry.lm import load_bloom
+
+    return load_bloom(VERSE_BIGRAMS_FILE)
 
 
 @cache
@@ -127,10 +127,9 @@ def reload_models() -> None:
     from poetry.grading.taste import _taste_model
     from poetry.grading.title_meaning import _scenes, _title_words
 
-    for f in (_vectors, _title_pairs, _word_idf, _model, _taste_model, _title_words, _scenes, _verse_bigrams,
-              _verse_pair):
+    for f in (_vectors, _title_pairs, _word_idf, _model, _taste_model, _title_words, _scenes, _verse_pair):
         f.cache_clear()
-    lm.reload()
+    lm.reload()  # the LMs and the filters (_verse_bigrams among them)
     measures.forget()
 
 

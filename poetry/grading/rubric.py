@@ -207,9 +207,10 @@ def _scattered(criteria: Mapping[str, Mapping[str, Any]]) -> bool:
     False
     """
     coherence = (criteria.get("貫理") or {}).get("score")
-    if coherence is None or _ends_or_form_broken(criteria) is None:
+    shown = _ends_or_form_broken(criteria)
+    if coherence is None or shown is None:
         return True
-    return band_of("貫理", coherence) is not Band.GOOD and _ends_or_form_broken(criteria)
+    return band_of("貫理", coherence) is not Band.GOOD and shown
 
 
 def _ends_or_form_broken(criteria: Mapping[str, Mapping[str, Any]]) -> bool | None:

@@ -68,6 +68,11 @@ export function isAncient(report) {
   return report.verdict === "ancient";
 }
 
+/** Whether the checker's verdict holds: 合律, or a 古體 whose rhyme holds (the badge and the chip are good). */
+export function verdictKept(report) {
+  return report.verdict === "regulated" || isAncient(report);
+}
+
 /* The checker's verdict (CheckResult.verdict) in words: 合律, 古體 (its rhyme holding or not) or 未合律. */
 function prosodyWord(report, S) {
   const words = { regulated: S.regulated, ancient: S.ancient, ancient_faults: S.ancientFaults };
@@ -79,8 +84,7 @@ function summaryOf(report, marks, errors, S) {
   const summary = el("div", "pe-summary");
   // 格律 and 局規 are two states: the badge says 合律 only when the round's rule holds too
   const ruleBroken = Object.keys(marks.flags).length > 0 || marks.titleMissing.length > 0;
-  const kept = report.verdict === "regulated" || isAncient(report);
-  const badge = el("span", "pe-badge-verdict " + (kept && !ruleBroken ? "pe-good" : "pe-bad"),
+  const badge = el("span", "pe-badge-verdict " + (verdictKept(report) && !ruleBroken ? "pe-good" : "pe-bad"),
     ruleBroken ? S.ruleBroken : prosodyWord(report, S));
   badge.setAttribute("aria-hidden", "true");
   summary.appendChild(badge);
