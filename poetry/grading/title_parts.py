@@ -363,6 +363,13 @@ def read_title(title: str) -> TitleParts:
         else:
             topic.append(title[i])
             i += 1
+    return _parts(title, topic, formulas, persons, places, dates)
+
+
+def _parts(title: str, topic: list[str], formulas: list[str], persons: list[str], places: list[str],
+           dates: list[str]) -> TitleParts:
+    """The TitleParts of what ``read_title`` found in a title: a place alone is the matter, a painting asks the thing
+    painted, a feeling's title (X有感) has X for its occasion."""
     if not topic and not formulas and not persons and not dates:  # 終南山, 籌筆驛: the place alone is the matter
         return TitleParts(title)
     painted = _painted("".join(topic))
