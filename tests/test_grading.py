@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 
 import pytest
 
@@ -179,6 +180,16 @@ def test_suggest_grade_rules():
     assert suggest_grade(0.9, dict(good, 貫理={"score": 0.01}, 平仄和暢=faulted))[0] == "荒牌"
     assert suggest_grade(0.9, dict(good, 貫理={"score": 0.01}, 首尾貫通={"score": 0.01}))[0] == "荒牌"
     assert suggest_grade(0.9, dict(good, 貫理={"score": 0.01}))[0] == "中品"
+
+
+def test_a_shortfall_is_never_shown_at_its_floor():
+    """A criterion kept from 上品 just under the floor is shown rounded down (0.498 is 0.49, not 「0.50 低於 0.50」)."""
+    good = {n: {"score": 0.95} for n in CRITERIA}
+    grade, reasons = suggest_grade(0.9, dict(good, 一氣呵成={"score": 0.4981}))
+    assert grade == "中品"
+    assert "一氣呵成 0.49 低於 0.50" in reasons[-1]
+    (shown, floor), = [pair for r in reasons for pair in re.findall(r"一氣呵成 (\d\.\d\d) 低於 (\d\.\d\d)", r)]
+    assert float(shown) < float(floor)
 
 
 def test_merge_thresholds_validates():

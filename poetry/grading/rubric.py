@@ -343,13 +343,14 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
     shortfalls = [n for n in UPPER_CRITERIA if s(n) is not None and _short(n, criteria[n], floor)]
     if score >= t["上品"] and not shortfalls:
         # a criterion its explanation decides is met by what it says (各聯相承), not by a figure under the floor
-        met = "、".join(n if "fault" in criteria[n] else f"{n} {s(n):.2f}" for n in UPPER_CRITERIA if s(n) is not None)
+        met = "、".join(n if "fault" in criteria[n] else f"{n} {_floor2(s(n))}"
+                       for n in UPPER_CRITERIA if s(n) is not None)
         return "上品", (f"綜合分 {_floor2(score)} 達上品門檻 {t['上品']:.2f}；{met}，皆達上品之限。",)
     reasons = [f"綜合分 {_floor2(score)} 達中品門檻 {t['中品']:.2f}。"]
     if score < t["上品"]:
         reasons.append(f"未達上品門檻 {t['上品']:.2f}；{_weakest(criteria)}")
     by_score = [n for n in shortfalls if "fault" not in criteria[n]]
     if by_score:
-        reasons.append("未入上品：" + "、".join(f"{n} {s(n):.2f}" for n in by_score) + f" 低於 {floor:.2f}。")
+        reasons.append("未入上品：" + "、".join(f"{n} {_floor2(s(n))}" for n in by_score) + f" 低於 {floor:.2f}。")
     reasons += [f"未入上品：{n}，{criteria[n]['explanation']}" for n in shortfalls if n not in by_score]
     return "中品", tuple(reasons)
