@@ -134,6 +134,7 @@ __all__ = [
     "suggest_grade",
     "suspicious_chars",
     "title_demand",
+    "title_enough",
     "title_information",
     "title_pair_score",
     "title_topic",
@@ -222,8 +223,26 @@ def base_score(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> 
     spec = _model()["combined"]
     # 貼題 left out takes its neutral value; what the title asks scales it: the information of the title without its
     # names, places, dates and formulas (title_demand; measured against the whole title's: docs/BENCHMARKS.md title14b)
-    features = combined_features(applying(criteria, title), spec.get("neutral"), title_demand(title))
+    features = combined_features(title_enough(applying(criteria, title)), spec.get("neutral"), title_demand(title))
     return round(combined_score(spec, features), 3)
+
+
+def title_enough(criteria: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
+    """不即不離: 貼題 as the combined score weighs it. A poem that treats its title as closely as the median Tang poem
+    treats its own (the real poems' 50% point) is fully on its title: writing more of the title's words earns nothing
+    more (pastiche repeats its title; a fine poem under a place's or an occasion's title does not). Between the 10%
+    point and the median the score rises in a straight line to 1; below the 10% point it is as measured, so a
+    borrowed title weighs as before. The combiner itself is fitted on 貼題 as measured (against borrowed titles).
+
+    >>> [round(title_enough({"貼題": {"score": x}})["貼題"]["score"], 2) for x in (0.05, 0.754, 0.95)]
+    [0.05, 1.0, 1.0]
+    """
+    q = _model().get("real_quantiles", {}).get("貼題")
+    score = (criteria.get("貼題") or {}).get("score")
+    if not q or score is None or score <= q[1]:
+        return criteria
+    lifted = min(1.0, q[1] + (1.0 - q[1]) * (score - q[1]) / (q[3] - q[1]))
+    return {**criteria, "貼題": {**criteria["貼題"], "score": lifted}}
 
 
 def applying(criteria: Mapping[str, Mapping[str, Any]], title: str | None) -> Mapping[str, Mapping[str, Any]]:
