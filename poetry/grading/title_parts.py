@@ -62,9 +62,10 @@ OFFICES = tuple(("中書舍人 中書 門下 給事中 明府 少府 使君 侍�
                  "寺丞 待制 修撰 侍講 直講 內翰 翰林 承旨 樞密 參政 丞相 太尉 節推 察推 簽判 機宜 監丞 "
                  "主管 知府 大卿 少卿 正言 司業 祭酒 龍圖 直閣 殿院 察院 都官 職方 提幹 使者 屯田 帥 丈 兄 弟 "
                  "姪 侄 叔 公 君 生 師 翁 老 守 令 丞 尉 宰 倅 卿").split())
-#: Kin and company that name the person addressed without a name (舍弟, 諸公, 友人).
+#: Kin and company that name the person addressed without a name (舍弟, 諸公, 友人; a wife 內, 內人, 細君 and a
+#: husband 外, as 李白《寄內》, 白居易《贈內》: the letter home, whose matter is the poem's to choose).
 KIN = tuple(("舍弟 家兄 從兄 從弟 從姪 族姪 族兄 族弟 諸公 諸友 諸君 友人 二子 兒子 兒輩 子姪 內子 "
-             "弟妹 兒 人").split())
+             "內人 細君 山妻 老妻 外甥 外孫 弟妹 兒 人 內 外").split())
 #: Honorifics a name without a surname goes before (湖陰先生, 東坡居士, 無可上人).
 HONORIFICS = ("先生", "居士", "處士", "上人", "山人", "禪師", "法師", "道人", "道士", "和尚", "長老")
 #: Suffixes of place names (蘇州, 慈恩寺, 終南山); scripts/build_title_names.py learns which names are places.
