@@ -394,11 +394,16 @@ def _painted(topic: str) -> str:
 
     >>> _painted("畫雞"), _painted("寒林圖"), _painted("畫船"), _painted("八陣圖"), _painted("畫")
     ('雞', '寒林', '', '', '')
+    >>> _painted("觀江上人壁許道寧畫寒林"), _painted("李世南所畫秋景"), _painted("米元暉畫"), _painted("遊畫舫")
+    ('寒林', '秋景', '', '')
     """
     if len(topic) >= 2 and topic[0] == "畫" and topic[:2] not in DECORATED:
         return topic[1:]
     if len(topic) >= 3 and topic[-1] == "圖" and not topic.endswith(NOT_PAINTINGS):
         return topic[:-1]
+    i = topic.rfind("畫")
+    if 0 < i < len(topic) - 1 and topic[i:i + 2] not in DECORATED:  # a painter's 畫 and the thing: 許道寧畫寒林
+        return topic[i + 1:]
     return ""
 
 
