@@ -3,7 +3,8 @@
 import pytest
 
 from poetry.grading import grade_poem
-from poetry.grading.festivals import festival_fit, festival_of
+from poetry.grading.festivals import festival_fit, festival_of, mixed_days
+from poetry.text import to_simplified
 
 
 @pytest.mark.parametrize("title,festival", [
@@ -67,3 +68,24 @@ def test_an_elegy_is_answered_by_mourning_and_never_read_as_another_festival():
     assert festival_of("萬壽寺") == "" and festival_of("壽州道中") == "" and festival_of("子由生日") == "祝壽"
     g = grade_poem("薤露晨光冷，銘旌野水邊。音容從此隔，宿草已經年。", title="挽故人")
     assert g.criteria["貼題"]["score"] >= 0.75 and "哀挽之事" in g.criteria["貼題"]["explanation"]
+
+
+MIXED = "除夕家家放紙鳶，荷花滿院月團圓。龍舟競渡人爭看，插柳門前掃墓田。"
+
+
+@pytest.mark.parametrize("text", [MIXED, to_simplified(MIXED)])
+def test_the_customs_of_other_days_under_a_festival_are_facts_in_disorder(text):
+    """節物雜出: 清明's willows and graves, 端午's dragon boats and 中秋's reunion under 除夕 are 事實雜亂 (荒牌), in
+    any script, and the reason names each day's customs."""
+    g = grade_poem(text, title="除夕")
+    assert g.grade == "荒牌"
+    assert "事實雜亂" in g.reasons[0] and "（清明）" in g.reasons[0] and "（端午）" in g.reasons[0]
+    assert "mixed_days" in g.criteria["貫理"]
+
+
+def test_a_festival_poem_that_recalls_one_other_day_is_not_mixed():
+    """王安石's 元日 writes its own day only; a 重陽 poem that remembers 中秋's moon once is no jumble of days."""
+    assert mixed_days("元日", ["爆竹聲中一歲除", "春風送暖入屠蘇", "千門萬戶曈曈日", "總把新桃換舊符"]) == ()
+    assert mixed_days("九日", ["茱萸插鬢菊花黃", "猶記中秋月滿堂", "登高一望家何在", "落帽風前醉夕陽"]) == ()
+    g = grade_poem("爆竹聲中一歲除，春風送暖入屠蘇。千門萬戶曈曈日，總把新桃換舊符。", title="元日")
+    assert "mixed_days" not in g.criteria["貫理"] and g.grade != "荒牌"

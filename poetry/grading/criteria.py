@@ -24,7 +24,7 @@ from poetry.grading.explanations import (
     explain_relevance,
     same_figure,
 )
-from poetry.grading.festivals import explain_one_day, festival_fit, festival_relevance
+from poetry.grading.festivals import explain_mixed_days, explain_one_day, festival_fit, festival_relevance, mixed_days
 from poetry.grading.measures import (
     clean_title,
     couplet_features,
@@ -291,6 +291,8 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
         criteria["貫理"] = _crit(good, explain_one_day(festival, len(lines)))
     else:
         criteria["貫理"] = _crit(p, explain_coherence(p, lines, f))
+    if ct and (mixed := mixed_days(ct, lines)):  # 節物雜出: several festivals' customs under one's title (rubric: 荒牌)
+        criteria["貫理"]["mixed_days"] = as_written(explain_mixed_days(ct, mixed), written)
     p = _logistic(crit["ends"], f)
     criteria["首尾貫通"] = _crit(p, explain_ends(p, lines, criteria["貫理"]["score"]))
     criteria["聯句切當"] = _couplet_criterion(lines)

@@ -209,3 +209,48 @@ def explain_one_day(fit: FestivalFit, n_lines: int) -> str:
 
     lines = "皆" if len(fit.lines) == n_lines else f"之中{cn_numeral(len(fit.lines))}句"
     return f"{cn_numeral(n_lines)}句{lines}寫{fit.festival}之事（{_quoted(fit.festival, fit.signs)}），一意貫串。"
+
+
+#: 節物雜出: a poem under a festival's title that writes the specific customs of at least MIXED_DAYS other festivals
+#: (none of its own season: SEASONS), MIXED_SIGNS of them in all, has its facts from several days of the year: 事實雜亂.
+#: Of the 20,404 poems of 全唐詩 and 全宋詩 under a festival's (or an occasion's) title none does; six of up to 16 lines
+#: write the customs of two other festivals by one sign each (a birthday's 織女 and 姮娥; an elegy's 汨羅 and 團圓):
+#: hence four signs (docs/BENCHMARKS.md, twelfth session).
+MIXED_DAYS = 2
+MIXED_SIGNS = 4
+
+
+def mixed_days(title: str | None, lines: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The other festivals whose customs a poem under a festival's title writes, with their signs, when they crowd
+    it (``MIXED_DAYS`` festivals, ``MIXED_SIGNS`` signs); () otherwise.
+
+    >>> mixed_days("除夕", ["插柳人家掃墓歸", "龍舟競渡水邊飛", "更看中秋明月滿", "家家守歲到天明"])
+    (('清明', ('插柳', '掃墓')), ('端午', ('龍舟', '競渡')))
+    >>> mixed_days("元日", ["爆竹聲中一歲除", "春風送暖入屠蘇", "千門萬戶曈曈日", "總把新桃換舊符"])
+    ()
+    """
+    festival = festival_of(title)
+    if not festival:
+        return ()
+    own = next((s for s in SEASONS if festival in s), frozenset({festival}))
+    text = "\n".join(to_simplified(line) for line in lines)
+    found: dict[frozenset[str], tuple[str, tuple[str, ...]]] = {}
+    for day in _days().values():
+        if day.name in own or day.occasion:
+            continue
+        signs = tuple(s for s in _signs(day.signs, text)[0] if day.signs[s]["elsewhere"] <= SPECIFIC)
+        group = next((s for s in SEASONS if day.name in s), frozenset({day.name}))
+        if signs and len(signs) > len(found.get(group, ("", ()))[1]):  # a season's festivals share their signs
+            found[group] = (day.name, signs)
+    days = tuple(found.values())
+    return days if len(days) >= MIXED_DAYS and sum(len(s) for _, s in days) >= MIXED_SIGNS else ()
+
+
+def explain_mixed_days(title: str, days: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+    """節物雜出 in words: which other festivals' customs the poem writes under its festival's title.
+
+    >>> explain_mixed_days("除夕", (("清明", ("插柳", "掃墓")), ("端午", ("龍舟", "競渡"))))
+    '題為除夕，詩中卻寫「插柳」「掃墓」（清明）、「龍舟」「競渡」（端午），節物雜出，事實雜亂'
+    """
+    named = "、".join(f"{''.join(f'「{s}」' for s in signs)}（{day}）" for day, signs in days)
+    return f"題為{festival_of(title)}，詩中卻寫{named}，節物雜出，事實雜亂"

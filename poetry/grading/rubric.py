@@ -2,7 +2,8 @@
 
 The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清新，首尾貫通; 下品 題、體不失，平仄和暢，但意味平平;
 荒牌 事實雜亂，首尾斷續. Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:
-  荒牌  事實雜亂，首尾斷續: score < 荒牌 threshold, or 貫理 < coherence floor, where the poem does not hold
+  荒牌  事實雜亂，首尾斷續: a poem under a festival's title that writes the customs of two other festivals
+        (festivals.mixed_days: 節物雜出); score < 荒牌 threshold, or 貫理 < coherence floor, where it does not hold
         together (``_scattered``): 首尾貫通 below all but the lowest 5% of Tang poems, or 貫理 below the range
         of three in four with the form broken too (a jumble of lines breaks 黏 and the rhyme); a low score
         beside a poem that holds together is 下品;
@@ -290,6 +291,23 @@ def _weakest(criteria: Mapping[str, Mapping[str, Any]]) -> str:
     return f"最弱是{name} {score:.2f}：{criteria[name].get('explanation', '')}"
 
 
+def _facts_or_everyday_words(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float],
+                             title_info: float | None, modern: str) -> tuple[str, tuple[str, ...]] | None:
+    """The 品 that the poem's facts or its words decide before any score: 荒牌 for a festival poem that writes the
+    customs of other days (貫理's ``mixed_days``: 事實雜亂); 下品 for one subject in everyday words (``modern``: the
+    意味平平 sentence of a poem in modern words) that does not leave its title (貼題 not below its floor, the 離題
+    line), however its lines hold together by the Tang models; None otherwise."""
+    if mixed := (criteria.get("貫理") or {}).get("mixed_days"):
+        return "荒牌", (f"{mixed}。",)
+    relevance = (criteria.get("貼題") or {}).get("score")
+    if not modern or (relevance is not None and relevance < t["貼題_floor"]):
+        return None
+    faults = _faults(criteria, t, title_info)
+    if faults and t["失格荒牌"] >= 0.5:
+        return "荒牌", tuple(f"{f}（本局失格即荒牌）。" for f in faults)
+    return "下品", (f"{modern}，至多下品。",) + tuple(f"{f}。" for f in faults)
+
+
 def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
                   thresholds: Mapping[str, float] | None = None,
                   title_info: float | None = None) -> tuple[str, tuple[str, ...]]:
@@ -312,13 +330,8 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
     coherence = s("貫理")
     form_ok = all(s(n) is None or s(n) >= t["form_floor"] for n in ("體不失", "平仄和暢"))
     flat, modern = _flat(criteria, t)
-    # one subject in everyday words: a poem in modern words that does not leave its title (貼題 not below its
-    # floor, the 離題 line) is 下品, however its lines hold together by the Tang models
-    if modern and (s("貼題") is None or s("貼題") >= t["貼題_floor"]):
-        faults = _faults(criteria, t, title_info)
-        if faults and t["失格荒牌"] >= 0.5:
-            return "荒牌", tuple(f"{f}（本局失格即荒牌）。" for f in faults)
-        return "下品", (f"{flat}，至多下品。",) + tuple(f"{f}。" for f in faults)
+    if early := _facts_or_everyday_words(criteria, t, title_info, flat if modern else ""):
+        return early
     if score < t["荒牌"]:
         if _scattered(criteria):  # 事實雜亂，首尾斷續
             return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}。", _weakest(criteria))
