@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from poetry.errors import MalformedPoemError
-from poetry.grading.diction import diction, explain_fresh, found_text, freshness
+from poetry.grading.diction import Diction, diction, explain_fresh, found_text, freshness
 from poetry.grading.explanations import (
     couplet_fault,
     couplet_praise,
@@ -34,6 +34,7 @@ from poetry.grading.measures import (
     retitled_features,
 )
 from poetry.grading.models import _logistic, _model, one_blas_thread
+from poetry.grading.piling import PILED_FRESHNESS, explain_piling, piling, piling_level
 from poetry.grading.rubric import criterion_bands
 from poetry.grading.seasons import season_fit, season_relevance
 from poetry.grading.title_parts import read_title
@@ -251,6 +252,22 @@ def measure_poem(text: str, title: str | None = None, hand: str | None = None, f
     return list(written.shown_lines), written.shown_title, criteria, form_name
 
 
+def _fresh_criterion(d: Diction, fluency: float, lines: list[str], written: GradedText) -> dict[str, Any]:
+    """語句清新 from the diction (stock lines, modern words) and 一氣呵成, lowered for stock scenery piled past the
+    range of celebrated poems (piling: 詞藻堆砌); ``diction`` carries what the rubric's 意味平平 reads."""
+    fresh, explanation = freshness(d, fluency), None
+    piled = piling(lines)
+    if piled is not None and piled.probability > piling_level():
+        fresh *= PILED_FRESHNESS
+        explanation = f"{explain_piling(piled)}。"
+    criterion = _crit(fresh, explanation or explain_fresh(fresh, lines, d))
+    criterion["diction"] = {"modern_share": round(d.modern_share, 3), "stock_share": round(d.stock_share, 3),
+                            "found": as_written(found_text(d, lines), written),
+                            "piled": None if piled is None else round(piled.probability, 4),
+                            "piled_found": as_written(explain_piling(piled), written) if piled is not None else ""}
+    return criterion
+
+
 def measure_written(text: str, title: str | None = None, hand: str | None = None, form: str | None = None,
                     rhyme_book: str = "pingshui") -> tuple[GradedText, dict[str, dict[str, Any]], str | None]:
     """``measure_poem``, with the poem as every model read it (its canonical lines and title, and as written)."""
@@ -299,10 +316,7 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
     fluency = _logistic(crit["fluency"], f)
     criteria["一氣呵成"] = _crit(fluency, explain_fluency(fluency, lines))
     d = diction(lines)  # stock lines and modern words: what 意味平平 is made of (the rubric reads ``diction``)
-    fresh = freshness(d, fluency)
-    criteria["語句清新"] = _crit(fresh, explain_fresh(fresh, lines, d))
-    criteria["語句清新"]["diction"] = {"modern_share": round(d.modern_share, 3), "stock_share": round(d.stock_share, 3),
-                                   "found": as_written(found_text(d, lines), written)}
+    criteria["語句清新"] = _fresh_criterion(d, fluency, lines, written)
     for c in criteria.values():
         c["explanation"] = as_written(c["explanation"], written)
     return written, criteria, form_name

@@ -122,13 +122,14 @@ def _model() -> Mapping[str, Any]:
 def reload_models() -> None:
     """Forget the loaded models (the build script calls this after rewriting data/)."""
     from poetry import lm
-    from poetry.grading import measures
+    from poetry.grading import measures, piling
     from poetry.grading.measures import _verse_pair
     from poetry.grading.taste import _taste_model
     from poetry.grading.title_meaning import _scenes, _title_words
 
     for f in (_vectors, _title_pairs, _word_idf, _model, _taste_model, _title_words, _scenes, _verse_pair):
         f.cache_clear()
+    piling.reload()
     lm.reload()  # the LMs and the filters (_verse_bigrams among them)
     measures.forget()
 

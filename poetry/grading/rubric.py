@@ -13,7 +13,8 @@ The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清�
         GENERIC_TITLES nor only an occasion's formula and a name, 次韻子由); with the
         flag 失格荒牌 = 1 such a poem is 荒牌;
   at most 下品  意味平平: form and tones kept but the diction modern (a share of the characters in words of
-        modern Chinese ≥ 平平_modern) or stock (a share of stock lines ≥ 平平_stock; poetry.grading.diction).
+        modern Chinese ≥ 平平_modern), stock (a share of stock lines ≥ 平平_stock; poetry.grading.diction) or
+        stock scenery piled up (詞藻堆砌 ≥ 平平_piled; poetry.grading.piling).
         A poem in modern words that treats its title is 下品 even where the score or 貫理 would say 荒牌: the
         models know classical verse only, and one subject told in everyday words is not 事實雜亂;
   下品  the rest below the 中品 threshold when form and tones hold (體不失, 平仄和暢 ≥ form floor);
@@ -72,6 +73,9 @@ DEFAULT_THRESHOLDS = MappingProxyType(
         # they hold a stock trigram): every line, since a famous poem's lines became stock by being echoed
         # (春曉 has three of four)
         "平平_stock": 1.0,
+        # or stock scenery piled up (詞藻堆砌, poetry.grading.piling) with at least this probability: the 99% point
+        # over 唐詩三百首 (data/grading_piling.json "at"), past which only one celebrated poem in a hundred piles so
+        "平平_piled": 0.9678,
     }
 )
 #: What each threshold decides, in the 詩伯's words (the dashboard labels every threshold from here).
@@ -87,6 +91,7 @@ THRESHOLD_LABELS = MappingProxyType(
         "失格荒牌": "格律有誤或離題者作荒牌（不勾則至多下品）",
         "平平_modern": "意味平平（至多下品）：今語字數佔比至少",
         "平平_stock": "意味平平（至多下品）：套語成句佔比至少",
+        "平平_piled": "意味平平（至多下品）：詞藻堆砌之似然至少",
     }
 )
 #: Thresholds that are switches (0 off, 1 on) rather than levels.
@@ -272,6 +277,9 @@ def _flat(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float]) -> 
         return "", False
     modern = d["modern_share"] >= t["平平_modern"]
     if not modern and d["stock_share"] < t["平平_stock"]:
+        piled = d.get("piled")
+        if piled is not None and piled > t["平平_piled"]:  # 詞藻堆砌: what piling found, quoted
+            return f"意味平平：{d['piled_found']}", False
         return "", False
     return f"意味平平：{d['found']}", modern
 
