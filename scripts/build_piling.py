@@ -34,7 +34,7 @@ from poetry.grading import measure_written  # noqa: E402
 from poetry.grading.piling import FEATURES, PILING_FILE, piling_features  # noqa: E402
 
 #: The clean graded sets the grading is measured on: never learned from.
-HELD_OUT = ("graded_set_fresh11.json", "graded_set_fresh12.json")
+HELD_OUT = ("graded_set_fresh11.json", "graded_set_fresh12.json", "graded_set_fresh13.json")
 #: The quantile of 唐詩三百首's probabilities at which a poem is called 詞藻堆砌.
 LEVEL_QUANTILE = 0.99
 

@@ -23,7 +23,8 @@ Three measures need no corpus (``--only quick`` runs just them; ``--only title``
     tests/data/graded_set_holdout.json and the fresh held-out sets tests/data/graded_set_fresh.json,
     graded_set_fresh2.json, graded_set_fresh3.json, graded_set_fresh4.json, graded_set_fresh5.json,
     graded_set_fresh6.json, graded_set_fresh7.json, graded_set_fresh8.json, graded_set_fresh9.json,
-    graded_set_fresh10.json, graded_set_fresh11.json and graded_set_fresh12.json; ``--graded FILE`` for another):
+    graded_set_fresh10.json, graded_set_fresh11.json, graded_set_fresh12.json and graded_set_fresh13.json;
+    ``--graded FILE`` for another):
     poems graded by a 詩伯 before the software saw them; exact agreement, within one step, Spearman rank
     agreement overall and among the well-formed poems (all but the jumbles), and who was more generous;
   * variant invariance: tests/test_grading_variants.py's poems, the graded set's and the judge fixtures in
@@ -100,14 +101,15 @@ def time_dashboard(repeats: int = 20) -> list[float]:
 #: and the fifth fresh set (ninth session, fresh5: committed before any software ran on it; the final clean measure)
 #: and the sixth fresh set (tenth session, fresh6: committed before any software ran on it; the tenth session's final
 #: clean measure, not for tuning), fresh7 (tenth session, likewise), and fresh8 and fresh9 (eleventh session: each
-#: committed before any software ran on it; clean measures, not for tuning).
+#: committed before any software ran on it; clean measures, not for tuning), and fresh13 (twelfth session: committed
+#: before any software ran on it; a clean measure, not for tuning).
 GRADED_SETS = ("tests/data/graded_set.json", "tests/data/graded_set_holdout.json", "tests/data/graded_set_fresh.json",
                "tests/data/graded_set_fresh2.json", "tests/data/graded_set_fresh3.json",
                "tests/data/graded_set_fresh4.json", "tests/data/graded_set_fresh5.json",
                "tests/data/graded_set_fresh6.json", "tests/data/graded_set_fresh7.json",
                "tests/data/graded_set_fresh8.json", "tests/data/graded_set_fresh9.json",
                "tests/data/graded_set_fresh10.json", "tests/data/graded_set_fresh11.json",
-               "tests/data/graded_set_fresh12.json")
+               "tests/data/graded_set_fresh12.json", "tests/data/graded_set_fresh13.json")
 
 
 def graded_set(path: str = GRADED_SETS[0], show: bool = False) -> None:
