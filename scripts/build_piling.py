@@ -9,9 +9,9 @@ competent poems written as a player would), each poem read as the grading reads 
 regression (scikit-learn, classes weighed alike, C = 1) over the standardised ``piling.FEATURES``; before the fit on
 all of them, each set is held out in turn and the share of its flat, fine and skilled poems above the level is logged.
 
-The level ``at``: the 99% point of the probability over 唐詩三百首 (../shared/corpus, the chinese-poetry collection,
-MIT), which no model of the grading learns from: a poem above it piles stock scenery as only one celebrated poem in
-a hundred does. Deterministic (no randomness).
+The level ``at``: the highest probability over 唐詩三百首 (../shared/corpus, the chinese-poetry collection, MIT), which
+no model of the grading learns from: a poem above it piles stock scenery more than any poem of the anthology does.
+Deterministic (no randomness).
 """
 
 from __future__ import annotations
@@ -33,10 +33,12 @@ from eval_grading import as_text  # noqa: E402
 from poetry.grading import measure_written  # noqa: E402
 from poetry.grading.piling import FEATURES, PILING_FILE, piling_features  # noqa: E402
 
-#: The clean graded sets the grading is measured on: never learned from.
-HELD_OUT = ("graded_set_fresh11.json", "graded_set_fresh12.json", "graded_set_fresh13.json")
-#: The quantile of 唐詩三百首's probabilities at which a poem is called 詞藻堆砌.
-LEVEL_QUANTILE = 0.99
+#: The clean graded sets the grading is measured on: never learned from (fresh11–13 were, in the twelfth session's
+#: first fit; measured on, they are spent and learned from now).
+HELD_OUT = ("graded_set_fresh14.json", "graded_set_fresh15.json")
+#: The quantile of 唐詩三百首's probabilities at which a poem is called 詞藻堆砌: its most piled poem (at the 99% point,
+#: which the first fit of the twelfth session used, a refit on more sets called 杜甫's 兩個黃鸝 and 朱熹's 春日 piled).
+LEVEL_QUANTILE = 1.0
 
 
 def graded_poems() -> list[tuple[str, str, list[str]]]:
@@ -97,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     spec = {"about": f"詞藻堆砌 (poetry.grading.piling): made by scripts/build_piling.py on {dt.date.today()} from the "
                      f"flat ({int(y.sum())}) against the fine and skilled ({int((~y).sum())}) poems of the graded sets "
                      f"{', '.join(sets)} (tests/data; {', '.join(HELD_OUT)} held out); level: the "
-                     f"{LEVEL_QUANTILE:.0%} point over 唐詩三百首 (chinese-poetry, MIT)",
+                     f"{LEVEL_QUANTILE:.0%} point (the highest) over 唐詩三百首 (chinese-poetry, MIT)",
             "features": list(FEATURES), "mean": mean.round(6).tolist(), "scale": scale.round(6).tolist(),
             "coef": model.coef_[0].round(6).tolist(), "intercept": round(float(model.intercept_[0]), 6),
             "at": round(level, 4)}

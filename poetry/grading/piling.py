@@ -10,14 +10,17 @@ words fit its title. What gives it away is how it is made (``piling_features``, 
   familiar   the share of the characters inside words of everyday modern Chinese (jieba's dictionary words of
              two or more characters with a frequency of at least FAMILIAR_FREQ, cut from the 简体 line): 夕陽,
              故鄉, 亭亭玉立, where a poet of the Song writes 斜暉, 鄉關;
+  set_phrase the share inside four-character words of that dictionary (frequency at least SET_PHRASE_FREQ): the
+             set phrases pastiche strings lines of (秋高氣爽, 鶯歌燕舞, 千山萬水, 出水芙蓉);
   lm         how well the Tang trigram LMs (both directions) predict the lines (taste's lm_both).
 
 data/grading_piling.json (scripts/build_piling.py) weighs them: a logistic regression that tells the graded sets'
 flat poems (every line a stock phrase strung on the title: the 詩伯 graded them 下品) from their fine and skilled
-ones, and the level ``at``: the 99% point of its probability over 唐詩三百首, which it never saw. A poem above it
-piles its words as only one celebrated poem in a hundred does: 語句清新 is lowered and the rubric calls it 意味平平
+ones, and the level ``at``: its highest probability over 唐詩三百首, which it never saw. A poem above it piles its
+words more than any poem of the anthology does: 語句清新 is lowered and the rubric calls it 意味平平
 (平平_piled). On the graded sets, with each set held out of the fit in turn, the level catches a third of the flat
-poems and 1 of 175 fine ones (docs/BENCHMARKS.md, twelfth session).
+poems (29 of 84), 1 of 214 fine ones and none of 117 skilled ones (docs/BENCHMARKS.md,
+twelfth session).
 """
 
 from __future__ import annotations
@@ -38,10 +41,12 @@ COLOUR_CHARS = frozenset("紅綠青碧翠黃白紫金銀朱丹藍蒼")
 NUMERALS = frozenset("一二三四五六七八九十百千万萬两兩")
 #: A word of jieba's dictionary this frequent is everyday modern Chinese.
 FAMILIAR_FREQ = 20
+#: A four-character word of jieba's dictionary this frequent is a set phrase.
+SET_PHRASE_FREQ = 10
 #: The share of 語句清新 a poem keeps when it piles stock scenery past the level.
 PILED_FRESHNESS = 0.5
 #: The features, in the order of the file's weights.
-FEATURES = ("scene", "function", "colour", "redouble", "familiar", "lm")
+FEATURES = ("scene", "function", "colour", "redouble", "familiar", "set_phrase", "lm")
 
 
 @dataclass(frozen=True)
@@ -61,13 +66,14 @@ def _model() -> Mapping[str, Any] | None:
 
 
 def piling_level() -> float:
-    """The probability above which a poem piles its words as only one celebrated poem in a hundred does."""
+    """The probability above which a poem piles its words more than any poem of 唐詩三百首 does."""
     spec = _model()
     return spec["at"] if spec else 1.0
 
 
-def _familiar_words(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(line, start, word in 简体) of each everyday word of two or more characters, as jieba cuts the 简体 lines."""
+def _dictionary_words(lines: list[str]) -> list[tuple[int, int, str, int]]:
+    """(line, start, word in 简体, its frequency) of each word of two or more characters of jieba's dictionary, as
+    jieba cuts the 简体 lines."""
     from poetry.grading.models import _tokenizer
 
     tokenizer, found = _tokenizer(), []
@@ -76,14 +82,14 @@ def _familiar_words(lines: list[str]) -> list[tuple[int, int, str]]:
         if len(simple) != len(line):  # a conversion that changes the length cannot be aligned
             simple = "".join(to_simplified(ch) for ch in line)
         for token in tokenizer.lcut(simple, HMM=False):
-            if len(token) >= 2 and tokenizer.FREQ.get(token, 0) >= FAMILIAR_FREQ:
-                found.append((k, i, token))
+            if len(token) >= 2 and (freq := tokenizer.FREQ.get(token, 0)) > 0:
+                found.append((k, i, token, freq))
             i += len(token)
     return found
 
 
 def piling_features(lines: list[str]) -> tuple[dict[str, float], Piling]:
-    """The six measures of a poem's lines (canonical forms) and what they found (probability 0 here).
+    """The seven measures of a poem's lines (canonical forms) and what they found (probability 0 here).
 
     >>> f, seen = piling_features(["青山綠水繞村莊", "陣陣花香滿院黃"])
     >>> f["scene"] > f["function"], seen.redoubled, seen.colours
@@ -95,14 +101,18 @@ def piling_features(lines: list[str]) -> tuple[dict[str, float], Piling]:
     chars = [ch for line in lines for ch in line]
     n = max(len(chars), 1)
     redoubled = [line[i:i + 2] for line in lines for i in range(len(line) - 1) if line[i] == line[i + 1]]
-    familiar = _familiar_words(lines)
+    words = _dictionary_words(lines)
+    familiar = [(k, i, w) for k, i, w, freq in words if freq >= FAMILIAR_FREQ]
+    set_phrases = [w for _, _, w, freq in words if len(w) == 4 and freq >= SET_PHRASE_FREQ]
     f = {"scene": sum(ch in seeds for ch in chars) / n, "function": sum(ch in FUNCTION_CHARS for ch in chars) / n,
          "colour": sum(ch in COLOUR_CHARS for ch in chars) / n, "redouble": len(redoubled) / n,
-         "familiar": sum(len(w) for _, _, w in familiar) / n, "lm": _line_lm(lines)[0]["lm_both"]}
-    words = sorted(dict.fromkeys(lines[k][i:i + len(w)] for k, i, w in familiar if not NUMERALS.intersection(w)),
-                   key=len, reverse=True)  # a count (三十里) is no stock phrase to quote
+         "familiar": sum(len(w) for _, _, w in familiar) / n, "set_phrase": 4 * len(set_phrases) / n,
+         "lm": _line_lm(lines)[0]["lm_both"]}
+    quoted = sorted(dict.fromkeys(lines[k][i:i + len(w)] for k, i, w, freq in words
+                                  if (freq >= FAMILIAR_FREQ or w in set_phrases) and not NUMERALS.intersection(w)),
+                    key=len, reverse=True)  # a count (三十里) is no stock phrase to quote
     colours = tuple(dict.fromkeys(ch for ch in chars if ch in COLOUR_CHARS))
-    seen = Piling(0.0, tuple(words), tuple(dict.fromkeys(redoubled)), colours)
+    seen = Piling(0.0, tuple(quoted), tuple(dict.fromkeys(redoubled)), colours)
     return f, seen
 
 

@@ -73,9 +73,9 @@ DEFAULT_THRESHOLDS = MappingProxyType(
         # they hold a stock trigram): every line, since a famous poem's lines became stock by being echoed
         # (春曉 has three of four)
         "平平_stock": 1.0,
-        # or stock scenery piled up (詞藻堆砌, poetry.grading.piling) with at least this probability: the 99% point
-        # over 唐詩三百首 (data/grading_piling.json "at"), past which only one celebrated poem in a hundred piles so
-        "平平_piled": 0.9678,
+        # or stock scenery piled up (詞藻堆砌, poetry.grading.piling) with more than this probability: the highest
+        # over 唐詩三百首 (data/grading_piling.json "at"), past which no poem of the anthology piles so
+        "平平_piled": 0.9595,
     }
 )
 #: What each threshold decides, in the 詩伯's words (the dashboard labels every threshold from here).
@@ -91,7 +91,7 @@ THRESHOLD_LABELS = MappingProxyType(
         "失格荒牌": "格律有誤或離題者作荒牌（不勾則至多下品）",
         "平平_modern": "意味平平（至多下品）：今語字數佔比至少",
         "平平_stock": "意味平平（至多下品）：套語成句佔比至少",
-        "平平_piled": "意味平平（至多下品）：詞藻堆砌之似然至少",
+        "平平_piled": "意味平平（至多下品）：詞藻堆砌之似然高於",
     }
 )
 #: Thresholds that are switches (0 off, 1 on) rather than levels.
