@@ -65,7 +65,7 @@ def modern_words(lines: list[str]) -> list[tuple[int, str]]:
     >>> modern_words(["白日依山盡", "黃河入海流"])
     []
     """
-    from poetry.grading.models import _tokenizer
+    from poetry.grading.models import dictionary_cut
 
     words, found = _table().words, []
     for k, line in enumerate(lines):
@@ -73,7 +73,7 @@ def modern_words(lines: list[str]) -> list[tuple[int, str]]:
         if len(simple) != len(line):  # a conversion that changes the length cannot be aligned
             simple = "".join(to_simplified(ch) for ch in line)
         i = 0
-        for token in _tokenizer().lcut(simple, HMM=False):  # words as jieba cuts them: 海內/存, not 內存
+        for token in dictionary_cut(simple):  # words as jieba cuts them: 海內/存, not 內存
             if token in words and not _straddles(len(line), i, i + len(token)):
                 found.append((k, line[i : i + len(token)]))
             i += len(token)

@@ -21,7 +21,7 @@ import json
 import logging
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -39,6 +39,17 @@ def _tokenizer():
     tok = jieba.Tokenizer()
     tok.initialize()
     return tok
+
+
+@lru_cache(maxsize=4096)
+def dictionary_cut(simple: str) -> tuple[str, ...]:
+    """A 简体 line as jieba's dictionary cuts it (no HMM: words of the dictionary only, 海內/存, not 內存), once per
+    line: the diction's modern words and the piling's everyday words read the same cut.
+
+    >>> dictionary_cut("风景真美丽")
+    ('风景', '真', '美丽')
+    """
+    return tuple(_tokenizer().lcut(simple, HMM=False))
 
 
 @dataclass(frozen=True)

@@ -74,14 +74,14 @@ def piling_level() -> float:
 def _dictionary_words(lines: list[str]) -> list[tuple[int, int, str, int]]:
     """(line, start, word in 简体, its frequency) of each word of two or more characters of jieba's dictionary, as
     jieba cuts the 简体 lines."""
-    from poetry.grading.models import _tokenizer
+    from poetry.grading.models import _tokenizer, dictionary_cut
 
     tokenizer, found = _tokenizer(), []
     for k, line in enumerate(lines):
         simple, i = to_simplified(line), 0
         if len(simple) != len(line):  # a conversion that changes the length cannot be aligned
             simple = "".join(to_simplified(ch) for ch in line)
-        for token in tokenizer.lcut(simple, HMM=False):
+        for token in dictionary_cut(simple):
             if len(token) >= 2 and (freq := tokenizer.FREQ.get(token, 0)) > 0:
                 found.append((k, i, token, freq))
             i += len(token)
