@@ -44,6 +44,30 @@ def word_table(data_dir: str | None = None) -> Mapping[str, tuple[tuple[int, str
     return MappingProxyType(table)
 
 
+@cache
+def curated_words(data_dir: str | None = None) -> frozenset[str]:
+    """The words of data/word_readings.tsv chosen by hand for verse (source ``curated``: 重陽, 相思), not read
+    from pypinyin's phrase dictionary of modern Chinese (負重, 重陽's rival in 負重陽).
+
+    >>> "重陽" in curated_words(), "負重" in curated_words()
+    (True, False)
+    """
+    return frozenset(row[0] for row in read_tsv("word_readings.tsv", data_dir) if len(row) > 3 and row[3] == "curated")
+
+
+def yields(line: str, start: int, word: str, begins_there: Iterable[str]) -> bool:
+    """Whether a two-char word of pypinyin's dictionary gives its second char to a curated verse word that begins
+    there in the line, which is read after it and decides that char: 負重陽 reads 重 as 重陽's (to let the Double
+    Ninth pass), not as 負重's (a load).
+
+    >>> yields("登高無路負重陽", 4, "負重", ["重陽"]), yields("負重前行", 0, "負重", ["重陽"])
+    (True, False)
+    """
+    if len(word) != 2 or word in curated_words():
+        return False
+    return any(w in curated_words() and line.startswith(w, start + 1) for w in begins_there)
+
+
 def word_index(words: Iterable[str]) -> dict[str, dict[str, tuple[str, ...]]]:
     """First char → second char → the words beginning with those two, longest first.
 
@@ -132,7 +156,9 @@ def cut_readings(line: str, words: Mapping[str, tuple[Reading | None, ...]], ind
                 if line.startswith(word, i):
                     if not across_caesura(line, i, word):
                         taken.append((i, word))
-                    i += len(word) - 1
+                    after = index.get(line[i + 1], {}).get(line[i + 2], ()) if i + 2 <= last else ()
+                    if not (after and yields(line, i, word, after)):  # else the verse word on its 2nd char is next
+                        i += len(word) - 1
                     break
         i += 1
     return _apply(line, words, taken) if taken else ()
@@ -237,10 +263,13 @@ def _take(line: str, words: Mapping, found: list[tuple[int, str]]) -> tuple:
     """Forward longest match over candidate (start, word) pairs: the earliest start, the longest word."""
     taken = []
     cursor = 0
-    for start, word in (sorted(set(found), key=_earliest_longest) if len(found) > 1 else found):
+    ordered = sorted(set(found), key=_earliest_longest) if len(found) > 1 else found
+    for start, word in ordered:
         if start < cursor or start < 0 or not line.startswith(word, start):
             continue
-        cursor = start + len(word)
+        # 負重陽: 負重 gives its second char to 重陽, read after it (as cut_readings reads it)
+        shared = len(ordered) > 1 and yields(line, start, word, [w for s, w in ordered if s == start + 1])
+        cursor = start + (1 if shared else len(word))
         if not across_caesura(line, start, word):
             taken.append((start, word))
     return _apply(line, words, taken) if taken else ()

@@ -80,6 +80,15 @@ def test_longest_match_prefers_the_longer_word():
     assert list(longest_match("宰相思", word_index(["宰相", "相思"]))) == [(0, "宰相")]
 
 
+def test_a_modern_word_gives_its_second_char_to_a_verse_word():
+    """負重陽: 重 is 重陽's (平), not 負重's (仄), and the checker finds no fault there (fresh15's 重九雨中); 負重 alone
+    keeps its reading."""
+    assert [r.group if r else None for r in fixed_readings("登高無路負重陽")][5] == "上平二冬"
+    assert fixed_readings("負重前行路更長")[1].group == "去聲二宋"
+    poem = check_poem("一雨瀟瀟過短牆，登高無路負重陽。茱萸插罷臨窗坐，細數籬花一夜黃。")
+    assert not [v for v in poem.violations if v.line == 2]
+
+
 def test_other_books_fix_nothing():
     assert fixed_readings("宰相", get_rhyme_book("xinyun")) == (None, None)
 
