@@ -3,7 +3,8 @@
 The word decides: 宰相 reads 相 去聲 (the minister), 相思 reads it 平 (mutual); 重陽 reads 重 平, 輕重 仄.
 The table (data/word_readings.tsv, built by scripts/build_word_readings.py from pypinyin's phrase
 dictionary and a curated list of verse words, verified against Tang verse) is parsed on first use. A
-line is cut into words by forward longest match (up to four chars), a few dict lookups per char::
+line is cut into words by forward longest match (up to four chars), a few dict lookups per char; a two-char word of
+pypinyin's dictionary gives its second char to a curated verse word that begins there (負重陽: 重 is 重陽's)::
 
     >>> book = get_rhyme_book()
     >>> [r.group if r else None for r in fixed_readings("門前宰相車", book)]
