@@ -257,14 +257,15 @@ def _fresh_criterion(d: Diction, fluency: float, lines: list[str], written: Grad
     range of celebrated poems (piling: 詞藻堆砌); ``diction`` carries what the rubric's 意味平平 reads."""
     fresh, explanation = freshness(d, fluency), None
     piled = piling(lines)
+    said = explain_piling(piled) if piled is not None else ""
     if piled is not None and piled.probability > piling_level():
         fresh *= PILED_FRESHNESS
-        explanation = f"{explain_piling(piled)}。"
+        explanation = f"{said}。"
     criterion = _crit(fresh, explanation or explain_fresh(fresh, lines, d))
     criterion["diction"] = {"modern_share": round(d.modern_share, 3), "stock_share": round(d.stock_share, 3),
                             "found": as_written(found_text(d, lines), written),
                             "piled": None if piled is None else round(piled.probability, 4),
-                            "piled_found": as_written(explain_piling(piled), written) if piled is not None else ""}
+                            "piled_found": as_written(said, written)}
     return criterion
 
 

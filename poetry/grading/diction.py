@@ -17,7 +17,6 @@ from types import MappingProxyType
 from typing import Mapping
 
 from poetry.data import data_path
-from poetry.text import to_simplified
 
 DICTION_FILE = "grading_diction.tsv"
 
@@ -65,19 +64,12 @@ def modern_words(lines: list[str]) -> list[tuple[int, str]]:
     >>> modern_words(["白日依山盡", "黃河入海流"])
     []
     """
-    from poetry.grading.models import dictionary_cut
+    from poetry.grading.models import cut_lines
 
-    words, found = _table().words, []
-    for k, line in enumerate(lines):
-        simple = to_simplified(line)
-        if len(simple) != len(line):  # a conversion that changes the length cannot be aligned
-            simple = "".join(to_simplified(ch) for ch in line)
-        i = 0
-        for token in dictionary_cut(simple):  # words as jieba cuts them: 海內/存, not 內存
-            if token in words and not _straddles(len(line), i, i + len(token)):
-                found.append((k, line[i : i + len(token)]))
-            i += len(token)
-    return found
+    words = _table().words
+    # words as jieba cuts them: 海內/存, not 內存
+    return [(k, lines[k][i : i + len(token)]) for k, i, token in cut_lines(lines)
+            if token in words and not _straddles(len(lines[k]), i, i + len(token))]
 
 
 #: Where a line's rhythm pauses (五言 2|3, 七言 2|2|3): a word of verse does not run across a pause.

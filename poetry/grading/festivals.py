@@ -37,6 +37,15 @@ OTHER = 0.05
 SEASONS = (frozenset({"除夕", "元日", "人日", "上元"}), frozenset({"社日", "寒食", "清明", "上巳"}))
 
 
+def _season_group(festival: str) -> frozenset[str]:
+    """The festivals of ``festival``'s season that share their signs (SEASONS), itself alone otherwise.
+
+    >>> sorted(_season_group("清明")), _season_group("端午")
+    (['上巳', '寒食', '清明', '社日'], frozenset({'端午'}))
+    """
+    return next((s for s in SEASONS if festival in s), frozenset({festival}))
+
+
 @dataclass(frozen=True)
 class FestivalFit:
     """The festival a title names, the signs of it the poem writes (``signs``, in the poem's order) and whether they
@@ -145,7 +154,7 @@ def festival_fit(title: str | None, lines: list[str]) -> FestivalFit | None:
         return FestivalFit(festival, tuple(mine), answered, named=named, lines=holding, where=lines[holding[0]])
     if days[festival].occasion:  # an elegy may recall a feast day: only credited
         return FestivalFit(festival, named=named)
-    season = next((s for s in SEASONS if festival in s), frozenset({festival}))
+    season = _season_group(festival)
     for day in days.values():
         if day.name not in season and not day.occasion:
             theirs, _ = _signs(day.signs, text)
@@ -232,14 +241,14 @@ def mixed_days(title: str | None, lines: list[str]) -> tuple[tuple[str, tuple[st
     festival = festival_of(title)
     if not festival:
         return ()
-    own = next((s for s in SEASONS if festival in s), frozenset({festival}))
+    own = _season_group(festival)
     text = "\n".join(to_simplified(line) for line in lines)
     found: dict[frozenset[str], tuple[str, tuple[str, ...]]] = {}
     for day in _days().values():
         if day.name in own or day.occasion:
             continue
         signs = tuple(s for s in _signs(day.signs, text)[0] if day.signs[s]["elsewhere"] <= SPECIFIC)
-        group = next((s for s in SEASONS if day.name in s), frozenset({day.name}))
+        group = _season_group(day.name)
         if signs and len(signs) > len(found.get(group, ("", ()))[1]):  # a season's festivals share their signs
             found[group] = (day.name, signs)
     days = tuple(found.values())

@@ -28,6 +28,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from poetry.data import data_path, load_arrays
+from poetry.text import to_simplified
 
 
 @cache
@@ -50,6 +51,25 @@ def dictionary_cut(simple: str) -> tuple[str, ...]:
     ('风景', '真', '美丽')
     """
     return tuple(_tokenizer().lcut(simple, HMM=False))
+
+
+def cut_lines(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line index, start, word in 简体) of every word of the lines (canonical 繁) as ``dictionary_cut`` cuts their
+    简体, each start the word's place in the line as written.
+
+    >>> cut_lines(["登樓望遠山", "風景真美麗"])[-3:]
+    [(1, 0, '风景'), (1, 2, '真'), (1, 3, '美丽')]
+    """
+    out = []
+    for k, line in enumerate(lines):
+        simple = to_simplified(line)
+        if len(simple) != len(line):  # a conversion that changes the length cannot be aligned
+            simple = "".join(to_simplified(ch) for ch in line)
+        i = 0
+        for token in dictionary_cut(simple):
+            out.append((k, i, token))
+            i += len(token)
+    return out
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,6 @@ from functools import cache
 from typing import Any, Mapping
 
 from poetry.data import data_path, load_json
-from poetry.text import to_simplified
 
 #: The file scripts/build_piling.py writes.
 PILING_FILE = "grading_piling.json"
@@ -74,18 +73,11 @@ def piling_level() -> float:
 def _dictionary_words(lines: list[str]) -> list[tuple[int, int, str, int]]:
     """(line, start, word in 简体, its frequency) of each word of two or more characters of jieba's dictionary, as
     jieba cuts the 简体 lines."""
-    from poetry.grading.models import _tokenizer, dictionary_cut
+    from poetry.grading.models import _tokenizer, cut_lines
 
-    tokenizer, found = _tokenizer(), []
-    for k, line in enumerate(lines):
-        simple, i = to_simplified(line), 0
-        if len(simple) != len(line):  # a conversion that changes the length cannot be aligned
-            simple = "".join(to_simplified(ch) for ch in line)
-        for token in dictionary_cut(simple):
-            if len(token) >= 2 and (freq := tokenizer.FREQ.get(token, 0)) > 0:
-                found.append((k, i, token, freq))
-            i += len(token)
-    return found
+    freqs = _tokenizer().FREQ
+    return [(k, i, token, freqs[token]) for k, i, token in cut_lines(lines)
+            if len(token) >= 2 and freqs.get(token, 0) > 0]
 
 
 def piling_features(lines: list[str]) -> tuple[dict[str, float], Piling]:
