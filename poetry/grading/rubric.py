@@ -14,7 +14,7 @@ The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清�
         flag 失格荒牌 = 1 such a poem is 荒牌;
   at most 下品  意味平平: form and tones kept but the diction modern (a share of the characters in words of
         modern Chinese ≥ 平平_modern), stock (a share of stock lines ≥ 平平_stock; poetry.grading.diction) or
-        stock scenery piled up (詞藻堆砌 ≥ 平平_piled; poetry.grading.piling).
+        stock scenery piled up (詞藻堆砌 > 平平_piled; poetry.grading.piling).
         A poem in modern words that treats its title is 下品 even where the score or 貫理 would say 荒牌: the
         models know classical verse only, and one subject told in everyday words is not 事實雜亂;
   下品  the rest below the 中品 threshold when form and tones hold (體不失, 平仄和暢 ≥ form floor);
