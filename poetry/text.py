@@ -125,8 +125,9 @@ def simplified_only_chars() -> frozenset[str]:
 
 
 def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, ...]:
-    """Every traditional form a simplified char may stand for in verse, ``chosen`` (OpenCC's pick) first,
-    then by use in Tang verse (forms it never uses, such as 家 → 傢, are not offered).
+    """Every traditional form a simplified char may stand for in verse, ``chosen`` (OpenCC's pick) first (after the
+    char itself, for a char the scripts write alike), then by use in Tang verse (forms it never uses, such as 家 → 傢,
+    are not offered).
 
     >>> traditional_candidates("干")
     ('乾', '干', '幹')
@@ -134,12 +135,13 @@ def traditional_candidates(char: str, chosen: str | None = None) -> tuple[str, .
     ('髮', '發')
     >>> traditional_candidates("山")
     ('山',)
-    >>> traditional_candidates("澄", chosen="澂")
-    ('澂', '澄')
+    >>> traditional_candidates("澄", chosen="澂"), traditional_candidates("背", chosen="揹")
+    (('澄', '澂'), ('背', '揹'))
     """
     forms = _simplified_table().get(char)
-    if forms is None:  # a char the scripts write alike, which OpenCC's phrases may still turn (澄江 → 澂江)
-        return tuple(dict.fromkeys((chosen or char, char)))
+    if forms is None:  # a char the scripts write alike, which OpenCC's phrases may still turn (澄江 → 澂江, 背人 →
+        # 揹人): the char as typed is a 繁 char too and reads first, OpenCC's modern form after it (背 is 仄 in verse)
+        return tuple(dict.fromkeys((char, chosen or char)))
     if chosen and chosen in forms:
         return (chosen,) + tuple(f for f in forms if f != chosen)
     return ((chosen,) if chosen else ()) + forms

@@ -646,3 +646,12 @@ def test_checker_doctests_hold(name):
     module = importlib.import_module("poetry.checker" if name == "__init__" else f"poetry.checker.{name}")
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_char_the_scripts_write_alike_reads_first_as_typed():
+    """OpenCC's phrases turn 简体 背人 into 揹人, and 揹 is only 平: 背 as typed is a 繁 char too and reads first, so
+    「一一背人飞」 has no 三平尾 that 「一一背人飛」 has not (fresh18's 歲暮自桐廬歸錢塘晚泊漁浦)."""
+    hant = "久客見華髮，孤櫂桐廬歸。新月無朗照，落日有餘暉。漁浦風水急，龍山煙火微。時聞沙上雁，一一背人飛。"
+    simplified = check_poem(to_simplified(hant))
+    assert errors_of(simplified) == errors_of(check_poem(hant))
+    assert not any("三平尾" in str(e) for e in errors_of(simplified))
