@@ -87,6 +87,17 @@ SIGNS: dict[str, tuple[str, ...]] = {
                 "秋葉 秋思 秋深 秋晚 秋露 秋日 秋來 秋意 秋容 秋興 霜葉 寒螿 鴻雁 雁聲 雁過 蘆花 荻花 桂花 "
                 "丹楓 橙黃 稻".split()),
 }
+#: Things plainly of one season (物候 and 節物, from common knowledge), read only for 四時雜出
+#: (poetry.grading.seasons ``mixed_seasons``): a hurried player's snow on a summer night, lotus with snow. Not
+#: measured against Tang verse (知了 and 月餅 are modern words); 四時雜出 asks three seasons in one poem, its title's
+#: opposite among them, so it is measured instead by how rarely real poems under a season's title do that
+#: (docs/BENCHMARKS.md, thirteenth session). A festival's customs are festivals.json's (粽子 龍舟, 爆竹), not here.
+THINGS: dict[str, tuple[str, ...]] = {
+    "春": tuple("桃花 杏花 梨花 柳絮 燕子 紙鳶 風箏 踏青 插秧 春風 春天 桃李 鶯啼".split()),
+    "夏": tuple("荷花 荷葉 知了 鳴蟬 蟬鳴 蟬聲 炎炎 汗流 西瓜 螢火 夏天 夏夜 夏日 酷暑".split()),
+    "秋": tuple("菊花 桂花 楓葉 紅葉 落葉 收稻 割稻 稻熟 秋風 秋天 賞菊 丹桂 月餅".split()),
+    "冬": tuple("大雪 雪花 飛雪 雪滿 寒梅 梅花 北風 冬天 冬夜 冬日 冰封 風雪 臘月".split()),
+}
 #: Signs that shield a poem of their season but accuse none: too broad (寒 and 霜 of autumn nights, 涼 of autumn,
 #: 熱 of a fever) or a season's own name (夏 in 華夏, 冬 in 冬青), or common as figures (雪 of white hair and waves,
 #: 冰 of a summer beauty's skin, 扇 of a door, 葛 a name, 蒸 of 蒸黎).
@@ -185,7 +196,7 @@ def learn_signs(groups: dict[str, list[str]], verbose: bool = True) -> dict[str,
             else:
                 dropped.append(f"{sign} {n[season]}/{len(groups[season])} ×{lift:.1f}")
         out[season] = {"time_words": list(TIME_WORDS[season]), "poems": len(groups[season]), "opposite": opposite,
-                       "signs": kept}
+                       "signs": kept, "things": list(THINGS[season])}
         if verbose:
             print(f"{season}: {len(groups[season])} poems; kept {len(kept)}: "
                   + " ".join(f"{s}{'*' if v['telling'] else ''} ×{v['lift']}" for s, v in kept.items()))

@@ -3,7 +3,7 @@
 import pytest
 
 from poetry.grading import grade_poem
-from poetry.grading.seasons import season_fit, season_of
+from poetry.grading.seasons import mixed_seasons, season_fit, season_of
 
 #: 蘇舜欽《夏意》: 簟, 石榴 and 樹陰 of a summer noon (fresh5's wrong_title case under 寒夜).
 SUMMER = "別院深深夏簟清，石榴開遍透簾明。樹陰滿地日當午，夢覺流鶯時一聲。"
@@ -73,3 +73,28 @@ def test_an_autumn_walk_under_a_spring_outing_is_off_it():
     text = "峭寒催換木棉裘，倚杖郊原作近遊。最是秋風管閒事，紅他楓葉白人頭。"
     assert season_fit("春遊", grade_poem(text, title="春遊").lines).other == "秋"
     assert not season_fit("野步", grade_poem(text, title="野步").lines)
+
+
+def test_three_seasons_things_under_a_seasons_title_are_a_muddle_of_facts():
+    """四時雜出 (fresh16's 秋日登山): peach blossom in a spring wind, snow and sweating heat under 秋日 is 事實雜亂,
+    荒牌 whatever else holds; the reason says what was found."""
+    text = "秋日登高到山頂，桃花朵朵笑春風。白雪皚皚松樹綠，汗流浹背熱烘烘。"
+    assert mixed_seasons("秋日登山", parse(text)) == (("春", ("桃花", "春風")), ("夏", ("汗流",)))
+    g = grade_poem(text, title="秋日登山")
+    assert g.grade == "荒牌" and "四時雜出" in g.reasons[0] and "「桃花」「春風」（春日）" in g.reasons[0]
+
+
+@pytest.mark.parametrize("title, text", [
+    # a real late-autumn scene under a spring title is off its title (離題), not a muddle: two seasons, one scene
+    ("春晴", "北風吹日晝多陰，日暮擁階黃葉深。倦鵲繞枝翻凍影，飛鴻摩月墮孤音。"),
+    # 李白《秋風詞》: one season's things
+    ("秋日", "秋風清，秋月明，落葉聚還散，寒鴉棲復驚。"),
+    # 蘇軾《贈劉景文》under a season's title: 荷盡 and 菊殘 of late autumn
+    ("初冬", "荷盡已無擎雨蓋，菊殘猶有傲霜枝。一年好景君須記，最是橙黃橘綠時。"),
+])
+def test_a_real_scene_of_one_or_two_seasons_is_no_muddle(title, text):
+    assert mixed_seasons(title, parse(text)) == ()
+
+
+def parse(text):
+    return [x for x in text.replace("。", "，").split("，") if x]

@@ -36,7 +36,7 @@ from poetry.grading.measures import (
 from poetry.grading.models import _logistic, _model, one_blas_thread
 from poetry.grading.piling import PILED_FRESHNESS, explain_piling, piling, piling_level
 from poetry.grading.rubric import criterion_bands
-from poetry.grading.seasons import season_fit, season_relevance
+from poetry.grading.seasons import explain_mixed_seasons, mixed_seasons, season_fit, season_relevance
 from poetry.grading.title_parts import read_title
 from poetry.grading.variants import GradedText, as_written, read_for_grading
 from poetry.text import MAX_LENGTH, parse_poem
@@ -311,6 +311,8 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
         criteria["貫理"] = _crit(p, explain_coherence(p, lines, f))
     if ct and (mixed := mixed_days(ct, lines)):  # 節物雜出: several festivals' customs under one's title (rubric: 荒牌)
         criteria["貫理"]["mixed_days"] = as_written(explain_mixed_days(ct, mixed), written)
+    elif ct and (clash := mixed_seasons(ct, lines)):  # 四時雜出: three seasons' things under one's title (荒牌 too)
+        criteria["貫理"]["mixed_days"] = as_written(explain_mixed_seasons(ct, clash), written)
     p = _logistic(crit["ends"], f)
     criteria["首尾貫通"] = _crit(p, explain_ends(p, lines, criteria["貫理"]["score"]))
     criteria["聯句切當"] = _couplet_criterion(lines)

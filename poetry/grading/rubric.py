@@ -3,10 +3,11 @@
 The rules: 上品 貼題貫理，聯句切當，一氣呵成; 中品 語句清新，首尾貫通; 下品 題、體不失，平仄和暢，但意味平平;
 荒牌 事實雜亂，首尾斷續. Thresholds (DEFAULT_THRESHOLDS, adjustable per round by the 詩伯) turn the score into a 品:
   荒牌  事實雜亂，首尾斷續: a poem under a festival's title that writes the customs of two other festivals
-        (festivals.mixed_days: 節物雜出); score < 荒牌 threshold, or 貫理 < coherence floor, where it does not hold
-        together (``_scattered``): 首尾貫通 below all but the lowest 5% of Tang poems, or 貫理 below the range
-        of three in four with the form broken too (a jumble of lines breaks 黏 and the rhyme); a low score
-        beside a poem that holds together is 下品;
+        (festivals.mixed_days: 節物雜出), or under a season's title the things of three seasons, the title's
+        opposite among them (seasons.mixed_seasons: 四時雜出); score < 荒牌 threshold, or 貫理 < coherence
+        floor, where it does not hold together (``_scattered``): 首尾貫通 below all but the lowest 5% of Tang
+        poems, or 貫理 below the range of three in four with the form broken too (a jumble of lines breaks 黏
+        and the rhyme); a low score beside a poem that holds together is 下品;
   at most 下品  the poem fails 題、體不失，平仄和暢: the checker reports an error (a tone, a rhyme, 黏對, 孤平,
         三平尾, 重字 …), or the poem does not treat its title (貼題 < 貼題 floor for a title that says what the
         poem should be about: ``title_demand`` ≥ TELLING_TITLE, read in its topical part, and not one of
@@ -302,9 +303,10 @@ def _weakest(criteria: Mapping[str, Mapping[str, Any]]) -> str:
 def _facts_or_everyday_words(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float],
                              title_info: float | None, modern: str) -> tuple[str, tuple[str, ...]] | None:
     """The 品 that the poem's facts or its words decide before any score: 荒牌 for a festival poem that writes the
-    customs of other days (貫理's ``mixed_days``: 事實雜亂); 下品 for one subject in everyday words (``modern``: the
-    意味平平 sentence of a poem in modern words) that does not leave its title (貼題 not below its floor, the 離題
-    line), however its lines hold together by the Tang models; None otherwise."""
+    customs of other days or a season's poem the things of three seasons (貫理's ``mixed_days``: 事實雜亂); 下品 for
+    one subject in everyday words (``modern``: the 意味平平 sentence of a poem in modern words) that does not leave its
+    title (貼題 not below its floor, the 離題 line), however its lines hold together by the Tang models; None
+    otherwise."""
     if mixed := (criteria.get("貫理") or {}).get("mixed_days"):
         return "荒牌", (f"{mixed}。",)
     relevance = (criteria.get("貼題") or {}).get("score")

@@ -39,6 +39,16 @@ CONTRADICTED = 2
 PAIRS = MappingProxyType({"夏": "冬", "冬": "夏", "春": "秋", "秋": "春"})
 #: The season in words, for the explanations.
 SEASON_NAMES = MappingProxyType({"春": "春日", "夏": "夏日", "秋": "秋日", "冬": "冬日"})
+#: The season of each festival of festivals.json (歲時), for 四時雜出 under a festival's title.
+FESTIVAL_SEASONS = MappingProxyType({"元日": "春", "人日": "春", "上元": "春", "社日": "春", "寒食": "春", "清明": "春",
+                                     "上巳": "春", "端午": "夏", "七夕": "秋", "中秋": "秋", "重陽": "秋", "冬至": "冬",
+                                     "除夕": "冬"})
+#: 四時雜出 (事實雜亂): a poem under a season's (or a festival's) title whose body writes the marks of at least this
+#: many seasons, the title's opposite among them, and at least MIXED_MARKS marks in all. Under such titles it holds
+#: for 2 of 3,267 Tang poems of four to eight lines and none of 421 held-out Song ones (docs/BENCHMARKS.md, thirteenth
+#: session): a real poem writes another season's things as memory or contrast, seldom three seasons' at once.
+MIXED_SEASONS = 3
+MIXED_MARKS = 3
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,10 @@ class _Season:
     words: re.Pattern[str]
     signs: tuple[str, ...]
     telling: tuple[str, ...]
-    shown: Mapping[str, str]  #: a sign's 简体 → its form in the data (繁)
+    shown: Mapping[str, str]  #: a sign's (or a thing's) 简体 → its form in the data (繁)
+    #: the telling signs and the things plainly of the season (物候, 節物: 荷花 知了 白雪), longest first: what
+    #: 四時雜出 reads (``mixed_seasons``)
+    marks: tuple[str, ...] = ()
 
 
 @cache
@@ -76,7 +89,10 @@ def _table() -> tuple[Mapping[str, _Season], frozenset[str], tuple[str, ...]]:
         shown = {to_simplified(sign): sign for sign in s["signs"]}
         signs = tuple(sorted(shown, key=len, reverse=True))
         telling = tuple(sign for sign in signs if s["signs"][shown[sign]]["telling"])
-        seasons[name] = _Season(name, re.compile("|".join(words)), signs, telling, MappingProxyType(shown))
+        things = {to_simplified(thing): thing for thing in s.get("things", ())}
+        marks = tuple(sorted(set(telling) | set(things), key=len, reverse=True))
+        seasons[name] = _Season(name, re.compile("|".join(words)), signs, telling,
+                                MappingProxyType({**things, **shown}), marks)
     stops = frozenset(to_simplified(w) for w in data["stops"])
     figures = tuple(sorted({to_simplified(f) for f in data["figures"]}, key=len, reverse=True))
     return MappingProxyType(seasons), stops, figures
@@ -175,3 +191,47 @@ def explain_season(fit: SeasonFit | None) -> str:
             f"與題中「{fit.named}」（{SEASON_NAMES[fit.season]}）不合，似離題。")
 
 
+
+
+def title_season(title: str | None) -> str:
+    """The season a title names: by a time word (``season_of``) or by its festival's season (FESTIVAL_SEASONS); "".
+
+    >>> title_season("秋日登山"), title_season("九日登高"), title_season("山行")
+    ('秋', '秋', '')
+    """
+    return season_of(title)[0] or FESTIVAL_SEASONS.get(festival_of(title), "")
+
+
+def mixed_seasons(title: str | None, lines: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """四時雜出: the seasons other than its title's whose marks (telling signs, and things plainly of a season: 荷花,
+    知了, 白雪 read as no sign, a figure) a poem's body writes, with the marks as the data writes them, when the body
+    writes MIXED_SEASONS seasons, the title's opposite among them, and MIXED_MARKS marks; () otherwise.
+
+    >>> mixed_seasons("秋日登山", ["秋日登高到山頂", "桃花朵朵笑春風", "白雪皚皚松樹綠", "汗流浹背熱烘烘"])
+    (('春', ('桃花', '春風')), ('夏', ('汗流',)))
+    >>> mixed_seasons("春晴", ["北風吹日晝多陰", "日暮擁階黃葉深", "倦鵲繞枝翻凍影", "飛鴻摩月墮孤音"])
+    ()
+    """
+    season = title_season(title)
+    if not season:
+        return ()
+    seasons, _, figures = _table()
+    text = "\n".join(blanked(to_simplified(line), figures) for line in lines)
+    written = {s.name: found for s in seasons.values() if (found := words_written(text, s.marks))}
+    if PAIRS[season] not in written or len(written) < MIXED_SEASONS or sum(map(len, written.values())) < MIXED_MARKS:
+        return ()
+    first = {name: min(text.find(m) for m in marks) for name, marks in written.items()}  # as the poem writes them
+    return tuple((name, tuple(seasons[name].shown[m] for m in written[name])) for name in sorted(first, key=first.get)
+                 if name != season)
+
+
+def explain_mixed_seasons(title: str, mixed: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+    """四時雜出 in words: which other seasons' things the poem writes under its title's season.
+
+    >>> explain_mixed_seasons("夏夜", (("冬", ("風雪",)), ("春", ("桃李",))))
+    '題為夏夜（夏日），詩中卻寫「風雪」（冬日）、「桃李」（春日），四時雜出，事實雜亂'
+    """
+    season = title_season(title)
+    named = season_of(title)[1] or festival_of(title)
+    seen = "、".join(f"{''.join(f'「{m}」' for m in marks[:3])}（{SEASON_NAMES[name]}）" for name, marks in mixed)
+    return f"題為{named}（{SEASON_NAMES[season]}），詩中卻寫{seen}，四時雜出，事實雜亂"
