@@ -58,6 +58,20 @@ def test_a_poem_in_modern_words_on_its_title_is_xiapin_not_huangpai():
     assert g.grade == "下品" and "「想起」" in g.reasons[0]
 
 
+@pytest.mark.parametrize("title, text", [
+    ("春雨", "春雨下不停，路上都是泥。出門沒帶傘，衣服濕淋淋。"),  # the first graded set's hurried player
+    ("訪友", "開車去訪友，門外狗兒叫。朋友不在家，留下一張條。"),  # fresh14's
+])
+def test_a_poem_in_everyday_words_that_holds_together_is_xiapin_not_huangpai(title, text):
+    """The Tang models read 路上都是泥 and 出門沒帶傘 as unrelated (貫理 about 0) and score the poem under 荒牌's
+    line; a poem of one subject in everyday words that the Tang LMs do not read as verse is 下品, as the 詩伯 graded
+    it."""
+    g = grade_poem(text, title=title)
+    assert g.criteria["語句清新"]["diction"]["everyday"] >= 0.55 and g.criteria["貫理"]["score"] < 0.1
+    assert g.grade == "下品"
+    assert "低於荒牌門檻" not in g.reasons[0] or "日常口語" in g.reasons[0]  # a low score is said to be no muddle
+
+
 def test_a_string_of_stock_lines_is_at_most_xiapin_and_names_the_lines():
     text = "夜雨打窗聲，聲聲入耳鳴。孤燈照不寐，思念故鄉情。"
     assert len(diction(["夜雨打窗聲", "聲聲入耳鳴", "孤燈照不寐", "思念故鄉情"]).stock) >= 3

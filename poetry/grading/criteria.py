@@ -265,7 +265,8 @@ def _fresh_criterion(d: Diction, fluency: float, lines: list[str], written: Grad
     criterion["diction"] = {"modern_share": round(d.modern_share, 3), "stock_share": round(d.stock_share, 3),
                             "found": as_written(found_text(d, lines), written),
                             "piled": None if piled is None else round(piled.probability, 4),
-                            "piled_found": as_written(said, written)}
+                            "piled_found": as_written(said, written),
+                            "everyday": None if piled is None else round(piled.everyday, 3)}
     return criterion
 
 

@@ -56,6 +56,7 @@ class Piling:
     familiar: tuple[str, ...]  # everyday words (亭亭玉立, 夕陽), as written, the longest first
     redoubled: tuple[str, ...]  # 陣陣, 聲聲
     colours: tuple[str, ...]
+    everyday: float = 0.0  # the share of the characters inside words of everyday modern Chinese (``familiar``)
 
 
 @cache
@@ -104,7 +105,7 @@ def piling_features(lines: list[str]) -> tuple[dict[str, float], Piling]:
                                   if (freq >= FAMILIAR_FREQ or w in set_phrases) and not NUMERALS.intersection(w)),
                     key=len, reverse=True)  # a count (三十里) is no stock phrase to quote
     colours = tuple(dict.fromkeys(ch for ch in chars if ch in COLOUR_CHARS))
-    seen = Piling(0.0, tuple(quoted), tuple(dict.fromkeys(redoubled)), colours)
+    seen = Piling(0.0, tuple(quoted), tuple(dict.fromkeys(redoubled)), colours, f["familiar"])
     return f, seen
 
 
@@ -116,7 +117,8 @@ def piling(lines: list[str]) -> Piling | None:
     f, seen = piling_features(lines)
     z = spec["intercept"] + sum(w * (f[name] - mu) / sd for name, mu, sd, w in
                                 zip(spec["features"], spec["mean"], spec["scale"], spec["coef"]))
-    return Piling(1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0))), seen.familiar, seen.redoubled, seen.colours)
+    return Piling(1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0))), seen.familiar, seen.redoubled, seen.colours,
+                  seen.everyday)
 
 
 def explain_piling(p: Piling) -> str:

@@ -229,6 +229,16 @@ def _ends_or_form_broken(criteria: Mapping[str, Mapping[str, Any]]) -> bool | No
     return band_of("首尾貫通", ends) is Band.POOR or _form_broken(criteria)
 
 
+def _held_in_everyday_words(criteria: Mapping[str, Mapping[str, Any]]) -> str:
+    """What holds in a poem in everyday words (``_everyday``), in words.
+
+    >>> _held_in_everyday_words({"首尾貫通": {"score": 0.66}})
+    '但詩多用日常口語，唐詩模型難斷其文意是否相屬；首尾貫通 0.66 在唐人詩常見之限'
+    """
+    ends = (criteria.get("首尾貫通") or {}).get("score")
+    return f"但詩多用日常口語，唐詩模型難斷其文意是否相屬；首尾貫通 {ends:.2f} 在唐人詩常見之限"
+
+
 def _held(criteria: Mapping[str, Mapping[str, Any]]) -> str:
     """What holds in a poem that is not ``_scattered``, in words: 貫理 and 首尾貫通 where they are in the range of
     Tang poems, and the form where 貫理 is not (its lines read as apart, but it was made as one).
@@ -300,6 +310,28 @@ def _weakest(criteria: Mapping[str, Mapping[str, Any]]) -> str:
     return f"最弱是{name} {score:.2f}：{criteria[name].get('explanation', '')}"
 
 
+#: A poem with this share of its characters inside words of everyday modern Chinese (piling's ``familiar``: 路上, 出門,
+#: 都是) whose lines the Tang LMs find unlike verse is out of the Tang models' reach: its low score or 貫理 tells no
+#: 事實雜亂 (the graded sets' weak poems: median 0.64; fine, skilled and jumbled: 0.36; a jumble of real lines reads
+#: as verse).
+EVERYDAY_SHARE = 0.55
+
+
+def _everyday(criteria: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether a poem is written in everyday words (EVERYDAY_SHARE) that the Tang LMs do not read as verse (一氣呵成
+    below the range of three Tang poems in four), with ends that answer (首尾貫通 not in its poor band): then neither
+    its score nor its 貫理 makes it 荒牌, which only its facts do (事實雜亂); what fails it is its form or its words.
+
+    >>> prose = {"語句清新": {"diction": {"everyday": 0.7}}, "一氣呵成": {"score": 0.1}, "首尾貫通": {"score": 0.6}}
+    >>> [_everyday({**prose, **other}) for other in ({}, {"首尾貫通": {"score": 0}}, {"一氣呵成": {"score": 1}})]
+    [True, False, False]
+    """
+    everyday = ((criteria.get("語句清新") or {}).get("diction") or {}).get("everyday") or 0.0
+    fluency, ends = ((criteria.get(n) or {}).get("score") for n in ("一氣呵成", "首尾貫通"))
+    return (everyday >= EVERYDAY_SHARE and fluency is not None and band_of("一氣呵成", fluency) is not Band.GOOD
+            and ends is not None and band_of("首尾貫通", ends) is not Band.POOR)
+
+
 def _facts_or_everyday_words(criteria: Mapping[str, Mapping[str, Any]], t: Mapping[str, float],
                              title_info: float | None, modern: str) -> tuple[str, tuple[str, ...]] | None:
     """The 品 that the poem's facts or its words decide before any score: 荒牌 for a festival poem that writes the
@@ -339,18 +371,21 @@ def suggest_grade(score: float, criteria: Mapping[str, Mapping[str, Any]],
 
     coherence = s("貫理")
     form_ok = all(s(n) is None or s(n) >= t["form_floor"] for n in ("體不失", "平仄和暢"))
+    everyday = _everyday(criteria)  # the Tang models cannot read whether everyday words hang together
     flat, modern = _flat(criteria, t)
     if early := _facts_or_everyday_words(criteria, t, title_info, flat if modern else ""):
         return early
     if score < t["荒牌"]:
-        if _scattered(criteria):  # 事實雜亂，首尾斷續
+        if _scattered(criteria) and not everyday:  # 事實雜亂，首尾斷續
             return "荒牌", (f"綜合分 {_floor2(score)}，低於荒牌門檻 {t['荒牌']:.2f}。", _weakest(criteria))
         low = f"綜合分 {_floor2(score)} 低於荒牌門檻 {t['荒牌']:.2f}"
-        return "下品", (f"{low}，{_held(criteria)}，未見事實雜亂，至多下品。", _weakest(criteria))
+        held = _held_in_everyday_words(criteria) if everyday else _held(criteria)
+        return "下品", (f"{low}，{held}，未見事實雜亂，至多下品。", _weakest(criteria))
     # a jumble is 荒牌 whatever the score: lines that hold nothing in common, and a form or ends that show it
-    if coherence is not None and coherence < t["貫理_floor"] and _ends_or_form_broken(criteria) is not False:
+    if coherence is not None and coherence < t["貫理_floor"] and _ends_or_form_broken(criteria) is not False \
+            and not everyday:
         return "荒牌", (f"貫理僅 {coherence:.2f}：{criteria['貫理'].get('explanation', '')}",)
-    if score < t["中品"] and not form_ok:
+    if score < t["中品"] and not form_ok and not everyday:
         return "荒牌", (f"綜合分 {_floor2(score)} 未達中品，且體式或平仄不合。",) + tuple(_faults(criteria, t, None))
     faults = _faults(criteria, t, title_info)
     if faults:  # 題、體不失，平仄和暢 is what 下品 asks at least
