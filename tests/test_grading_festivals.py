@@ -48,6 +48,13 @@ def test_another_festivals_poem_under_a_festival_title_is_off_it():
     assert g.grade in ("下品", "荒牌") and any("重陽之事" in r for r in g.reasons)
 
 
+def test_a_sign_one_tang_poem_of_the_day_writes_counts():
+    """劉宰《七夕》 under 中秋 (fresh6): 天孫 (one Tang 七夕 poem writes it) and 乞巧 are 七夕's, so it is off its
+    title; it was 中品, as 天孫 counted only with two Tang poems behind it."""
+    fit = festival_fit("中秋", ["天孫今夕渡銀潢", "女伴紛紛乞巧忙", "乞得巧多成底事", "祇堪裝點嫁衣裳"])
+    assert fit.other == "七夕" and {"天孫", "乞巧"} <= set(fit.other_signs)
+
+
 def test_the_same_poem_under_its_own_festival_is_not():
     text = "遙知兄弟登高處，遍插茱萸少一人。菊花須插滿頭歸，落帽龍山醉不知。"
     assert grade_poem(text, title="重陽").criteria["貼題"]["score"] >= 0.75
