@@ -90,7 +90,7 @@ def _table() -> tuple[Mapping[str, _Season], frozenset[str], tuple[str, ...]]:
         signs = tuple(sorted(shown, key=len, reverse=True))
         telling = tuple(sign for sign in signs if s["signs"][shown[sign]]["telling"])
         things = {to_simplified(thing): thing for thing in s.get("things", ())}
-        marks = tuple(sorted(set(telling) | set(things), key=len, reverse=True))
+        marks = tuple(sorted(dict.fromkeys(telling + tuple(things)), key=len, reverse=True))  # stable: telling first
         seasons[name] = _Season(name, re.compile("|".join(words)), signs, telling,
                                 MappingProxyType({**things, **shown}), marks)
     stops = frozenset(to_simplified(w) for w in data["stops"])
