@@ -12,6 +12,8 @@ from poetry.grading import (
     CRITERIA,
     DEFAULT_THRESHOLDS,
     GRADES,
+    Band,
+    band_of,
     clean_title,
     grade_poem,
     merge_thresholds,
@@ -185,11 +187,21 @@ def test_suggest_grade_rules():
 def test_a_shortfall_is_never_shown_at_its_floor():
     """A criterion kept from 上品 just under the floor is shown rounded down (0.498 is 0.49, not 「0.50 低於 0.50」)."""
     good = {n: {"score": 0.95} for n in CRITERIA}
-    grade, reasons = suggest_grade(0.9, dict(good, 一氣呵成={"score": 0.4981}))
+    grade, reasons = suggest_grade(0.9, dict(good, 語句清新={"score": 0.4981}))  # (一氣呵成 falls short only when poor)
     assert grade == "中品"
-    assert "一氣呵成 0.49 低於 0.50" in reasons[-1]
-    (shown, floor), = [pair for r in reasons for pair in re.findall(r"一氣呵成 (\d\.\d\d) 低於 (\d\.\d\d)", r)]
+    assert "語句清新 0.49 低於 0.50" in reasons[-1]
+    (shown, floor), = [pair for r in reasons for pair in re.findall(r"語句清新 (\d\.\d\d) 低於 (\d\.\d\d)", r)]
     assert float(shown) < float(floor)
+
+
+def test_song_idiom_the_tang_lms_find_less_fluent_keeps_a_poem_from_shangpin_only_when_poor():
+    """梅堯臣《魯山山行》: 一氣呵成 under 0.5 (the Tang LMs read Song idiom as less fluent), above its poor band, every
+    other criterion met: 上品, as the 詩伯 graded it (it was 中品 by 一氣呵成 alone)."""
+    g = grade_poem("適與野情愜，千山高復低。好峰隨處改，幽徑獨行迷。霜落熊升樹，林空鹿飲溪。人家在何許，雲外一聲雞。",
+                   title="魯山山行")
+    fluency = g.criteria["一氣呵成"]["score"]
+    assert fluency < 0.5 and band_of("一氣呵成", fluency) is not Band.POOR
+    assert g.grade == "上品"
 
 
 def test_merge_thresholds_validates():
