@@ -72,6 +72,13 @@ def test_a_poem_in_everyday_words_that_holds_together_is_xiapin_not_huangpai(tit
     assert "低於荒牌門檻" not in g.reasons[0] or "日常口語" in g.reasons[0]  # a low score is said to be no muddle
 
 
+def test_a_compound_jieba_knows_whole_is_read_as_its_modern_words():
+    """fresh18's 七夕有寄: jieba cuts 手机短信 as one word, which no list holds; read as 手機 and 短信 the poem is in
+    modern words on its title, 下品 (it was 荒牌 by its score)."""
+    g = grade_poem("七夕今宵月正明，手機短信寄深情。鵲橋相會年年有，不及視頻天天見。", title="七夕有寄")
+    assert g.grade == "下品" and "「手機」" in g.reasons[0] and "「短信」" in g.reasons[0]
+
+
 def test_a_string_of_stock_lines_is_at_most_xiapin_and_names_the_lines():
     text = "夜雨打窗聲，聲聲入耳鳴。孤燈照不寐，思念故鄉情。"
     assert len(diction(["夜雨打窗聲", "聲聲入耳鳴", "孤燈照不寐", "思念故鄉情"]).stock) >= 3

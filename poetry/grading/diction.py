@@ -63,13 +63,20 @@ def modern_words(lines: list[str]) -> list[tuple[int, str]]:
     [(1, '美麗')]
     >>> modern_words(["白日依山盡", "黃河入海流"])
     []
+    >>> modern_words(["七夕今宵月正明", "手機短信寄深情"])  # jieba's one word 手机短信 is two modern words
+    [(1, '手機'), (1, '短信')]
     """
     from poetry.grading.models import cut_lines
 
     words = _table().words
-    # words as jieba cuts them: 海內/存, not 內存
-    return [(k, lines[k][i : i + len(token)]) for k, i, token in cut_lines(lines)
-            if token in words and not _straddles(len(lines[k]), i, i + len(token))]
+    found = []
+    for k, i, token in cut_lines(lines):  # words as jieba cuts them: 海內/存, not 內存
+        # a four-character compound jieba knows whole (手机短信) is its two halves where both are modern words
+        parts = [(i, token)] if token in words or len(token) != 4 or not {token[:2], token[2:]} <= words.keys() \
+            else [(i, token[:2]), (i + 2, token[2:])]
+        found += [(k, lines[k][j : j + len(w)]) for j, w in parts
+                  if w in words and not _straddles(len(lines[k]), j, j + len(w))]
+    return found
 
 
 #: Where a line's rhythm pauses (五言 2|3, 七言 2|2|3): a word of verse does not run across a pause.
