@@ -84,6 +84,13 @@ def test_three_seasons_things_under_a_seasons_title_are_a_muddle_of_facts():
     assert g.grade == "荒牌" and "四時雜出" in g.reasons[0] and "「桃花」「春風」（春日）" in g.reasons[0]
 
 
+def test_all_four_seasons_in_a_short_poem_are_a_muddle_whatever_the_title():
+    """fresh18's 三月踏青: its title names no season by a time word, but lotus and cicadas, red maples and snow in one
+    quatrain are 四時雜出."""
+    g = grade_poem("踏青三月到湖邊，荷葉田田蟬正喧。楓葉滿山紅似火，雪花飄落小橋前。", title="三月踏青")
+    assert g.grade == "荒牌" and g.reasons[0].startswith("詩中寫「踏青」（春日）") and "四時雜出" in g.reasons[0]
+
+
 @pytest.mark.parametrize("title, text", [
     # a real late-autumn scene under a spring title is off its title (離題), not a muddle: two seasons, one scene
     ("春晴", "北風吹日晝多陰，日暮擁階黃葉深。倦鵲繞枝翻凍影，飛鴻摩月墮孤音。"),

@@ -312,7 +312,7 @@ def measure_written(text: str, title: str | None = None, hand: str | None = None
         criteria["貫理"] = _crit(p, explain_coherence(p, lines, f))
     if ct and (mixed := mixed_days(ct, lines)):  # 節物雜出: several festivals' customs under one's title (rubric: 荒牌)
         criteria["貫理"]["mixed_days"] = as_written(explain_mixed_days(ct, mixed), written)
-    elif ct and (clash := mixed_seasons(ct, lines)):  # 四時雜出: three seasons' things under one's title (荒牌 too)
+    elif clash := mixed_seasons(ct, lines):  # 四時雜出: three seasons' things under one's title, or all four (荒牌 too)
         criteria["貫理"]["mixed_days"] = as_written(explain_mixed_seasons(ct, clash), written)
     p = _logistic(crit["ends"], f)
     criteria["首尾貫通"] = _crit(p, explain_ends(p, lines, criteria["貫理"]["score"]))
