@@ -96,3 +96,12 @@ def test_a_festival_poem_that_recalls_one_other_day_is_not_mixed():
     assert mixed_days("九日", ["茱萸插鬢菊花黃", "猶記中秋月滿堂", "登高一望家何在", "落帽風前醉夕陽"]) == ()
     g = grade_poem("爆竹聲中一歲除，春風送暖入屠蘇。千門萬戶曈曈日，總把新桃換舊符。", title="元日")
     assert "mixed_days" not in g.criteria["貫理"] and g.grade != "荒牌"
+
+
+def test_zhongyuan_is_a_festival_and_moon_cakes_are_mid_autumns():
+    """中元 (七月十五) is read as a festival, answered by its customs (盂蘭, 河燈); 月餅 is 中秋's custom. fresh20's
+    上巳节 with 粽 and 龍舟, 河燈 and 月餅 is 節物雜出 (it was 下品, said to show no muddle of facts)."""
+    assert festival_of("中元夜") == "中元" and festival_of("七月十五夜") == "中元"
+    assert festival_fit("中元", ["河燈點點照江流", "盂蘭會上薦亡魂"]).answered
+    g = grade_poem("三月三日好春光，家家户户包粽香。河灯放到江心去，赏完月饼看龙舟。", title="上巳节")
+    assert g.grade == "荒牌" and "「河燈」（中元）" in g.reasons[0] and "「月餅」（中秋）" in g.reasons[0]

@@ -41,8 +41,8 @@ PAIRS = MappingProxyType({"夏": "冬", "冬": "夏", "春": "秋", "秋": "春"
 SEASON_NAMES = MappingProxyType({"春": "春日", "夏": "夏日", "秋": "秋日", "冬": "冬日"})
 #: The season of each festival of festivals.json (歲時), for 四時雜出 under a festival's title.
 FESTIVAL_SEASONS = MappingProxyType({"元日": "春", "人日": "春", "上元": "春", "社日": "春", "寒食": "春", "清明": "春",
-                                     "上巳": "春", "端午": "夏", "七夕": "秋", "中秋": "秋", "重陽": "秋", "冬至": "冬",
-                                     "除夕": "冬"})
+                                     "上巳": "春", "端午": "夏", "七夕": "秋", "中元": "秋", "中秋": "秋", "重陽": "秋",
+                                     "冬至": "冬", "除夕": "冬"})
 #: 四時雜出 (事實雜亂): a poem under a season's (or a festival's) title whose body writes the marks of at least this
 #: many seasons, the title's opposite among them, and at least MIXED_MARKS marks in all. Under such titles it holds
 #: for 2 of 3,267 Tang poems of four to eight lines and none of 421 held-out Song ones (docs/BENCHMARKS.md, thirteenth
