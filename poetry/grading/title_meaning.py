@@ -184,12 +184,21 @@ def answers(title: str, lines: list[str], k: int = 3) -> list[Answer]:
 
     >>> [(a.unit, a.char) for a in answers("對雪", ["六出飛花入戶時", "坐看青竹變瓊枝"], k=1)]
     [('雪', '瓊')]
+    >>> any(a.unit == "明日" for a in answers("清明日獨酌", ["一年春色擲虛牝", "榆火新煙入酒杯"]))
+    False
     """
     from poetry.grading.models import _tokenizer
     from poetry.text import to_simplified
 
     words = _tokenizer().FREQ
-    units = [u for u in title_units(title) if len(u) == 1 or words.get(to_simplified(u))]
+    units, taken = [], set()
+    for u in title_units(title):  # words left to right, none across one already read (清明日: 清明, not 明日 too)
+        if len(u) == 2:
+            at = set(range(title.find(u), title.find(u) + 2))
+            if not words.get(to_simplified(u)) or at & taken or set(u) <= _UNANSWERABLE:  # 二三 of 二三子: a count
+                continue
+            taken |= at
+        units.append(u)
     whole = "".join(u for u in units if len(u) == 2)
     units = [u for u in units if len(u) == 2 or u not in whole and u not in _UNANSWERABLE]  # 春日, not its 日
     if not units:
