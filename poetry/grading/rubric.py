@@ -105,7 +105,8 @@ OBJECT_FLOOR_SHARE = 0.5
 #: A title telling at least this much (``title_demand``) can be failed.
 TELLING_TITLE = 2.0
 #: Titles that ask nothing of the poem (the tradition's ways of saying "untitled"): never 離題.
-GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "偶成", "偶題", "偶作", "即事", "感遇", "古意",
+GENERIC_TITLES = frozenset({"絕句", "無題", "雜詩", "雜興", "雜感", "偶成", "偶題", "偶作", "即事", "即景", "即目",
+                            "感遇", "古意",
                             "遣興", "詠懷", "有感", "書事", "自遣", "述懷", "口號", "漫興", "漫成", "失題", "寓興",
                             "闕題", "缺題",  # 闕題: the title was lost (劉昚虛's 道由白雲盡)
                             # the poet's own feeling set down (陸游《書憤》): what moved it is the poem's to choose

@@ -39,15 +39,16 @@ PURE_FORMULAS = tuple(("再次韻 復次韻 追次韻 次韻 和韻 依韻 用�
                        "其韻 原韻 元韻 奉和 奉酬 奉答 奉寄 奉送 奉贈 奉呈 奉陪 追和 再和 復和 和答 酬答 見寄 "
                        "見贈 見示 見和 見懷 見招 見訪 見過 見邀 見答 見酬 見貽 之作 所作 有作 走筆 以詩 之官 "
                        "之任 赴任 赴官 赴闕 還朝 聖製 御製 聖制 御制 應制 應教 應令 唱和 寄贈 戲贈 戲答 戲呈 "
-                       "戲作 戲題 口占 席上 同賦 分韻 分題 得字 道中 途中 絕句 雜詩 雜興 雜感 即事 偶成 偶題 "
-                       "偶作 書事 口號 漫興 漫成 縱筆 漫書 偶書 雜詠 雜題 雜言 雜賦 長句").split()) + FEELING_FORMULAS
+                       "戲作 戲題 口占 席上 同賦 分韻 分題 得字 道中 途中 絕句 雜詩 雜興 雜感 即事 即景 即目 偶成 "
+                       "偶題 偶作 書事 口號 漫興 漫成 縱筆 漫書 偶書 雜詠 雜題 雜言 雜賦 長句").split()) \
+    + FEELING_FORMULAS
 #: Formulas and verbs of address that tell the occasion, and so the matter (a farewell, longing, a mourning, a
 #: journey to office): read as topic, while the names beside them are not. A letter or a gift to a person (寄黃幾復,
 #: 贈汪倫) asks no subject of its own (title14b): 寄 and 贈 before a person are formulas.
 OCCASIONS = frozenset(("送 別 留別 懷 憶 哭 挽 輓 餞 弔 寄懷 懷寄 之官 之任 赴任 赴官 赴闕 還朝").split())
 #: Formulas of the poem's kind or making, not of an occasion with a person: 道中, 絕句, and the 題/書 of 題西林壁.
-GENRE_FORMULAS = frozenset(("道中 途中 絕句 雜詩 雜興 雜感 即事 偶成 偶題 偶作 書事 口號 漫興 漫成 縱筆 漫書 偶書 "
-                            "雜詠 雜題 雜言 雜賦 長句 題 書 壁 邸 店").split() + list(FEELING_FORMULAS))
+GENRE_FORMULAS = frozenset(("道中 途中 絕句 雜詩 雜興 雜感 即事 即景 即目 偶成 偶題 偶作 書事 口號 漫興 漫成 縱筆 "
+                            "漫書 偶書 雜詠 雜題 雜言 雜賦 長句 題 書 壁 邸 店").split() + list(FEELING_FORMULAS))
 #: Formulas a person follows (次韻子由, 奉和聖製 has none): the only place a name without a surname is read.
 ADDRESSING = frozenset(("再次韻 復次韻 追次韻 次韻 和韻 依韻 奉和 奉酬 奉答 奉寄 奉送 奉贈 奉呈 奉陪 追和 再和 "
                         "復和 和答 酬答 寄贈 戲贈 戲答 戲呈 和 答 荅 酬").split())
