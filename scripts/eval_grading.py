@@ -25,8 +25,8 @@ Three measures need no corpus (``--only quick`` runs just them; ``--only title``
     graded_set_fresh6.json, graded_set_fresh7.json, graded_set_fresh8.json, graded_set_fresh9.json,
     graded_set_fresh10.json, graded_set_fresh11.json, graded_set_fresh12.json, graded_set_fresh13.json,
     graded_set_fresh14.json, graded_set_fresh15.json, graded_set_fresh16.json, graded_set_fresh17.json,
-    graded_set_fresh18.json, graded_set_fresh19.json, graded_set_fresh20.json, graded_set_fresh21.json and
-    graded_set_fresh22.json;
+    graded_set_fresh18.json, graded_set_fresh19.json, graded_set_fresh20.json, graded_set_fresh21.json,
+    graded_set_fresh22.json and graded_set_fresh23.json;
     ``--graded FILE`` for another):
     poems graded by a 詩伯 before the software saw them; exact agreement, within one step, Spearman rank
     agreement overall and among the well-formed poems (all but the jumbles), and who was more generous;
@@ -118,7 +118,7 @@ GRADED_SETS = ("tests/data/graded_set.json", "tests/data/graded_set_holdout.json
                "tests/data/graded_set_fresh16.json", "tests/data/graded_set_fresh17.json",
                "tests/data/graded_set_fresh18.json", "tests/data/graded_set_fresh19.json",
                "tests/data/graded_set_fresh20.json", "tests/data/graded_set_fresh21.json",
-               "tests/data/graded_set_fresh22.json")
+               "tests/data/graded_set_fresh22.json", "tests/data/graded_set_fresh23.json")
 
 
 def graded_set(path: str = GRADED_SETS[0], show: bool = False) -> None:
