@@ -87,3 +87,11 @@ def test_a_jumble_titled_with_its_own_words_is_still_told_the_title_is_only_in_i
     cases = json.loads((Path(__file__).parent / "data" / "title_fit_cases.json").read_text(encoding="utf-8"))
     jumble = next(j for j in cases["jumbles"] if j["title"] == "楊柳")
     assert "未及題意" in kinds("，".join(jumble["lines"]) + "。", jumble["title"])
+
+
+def test_a_gushi_that_rhymes_by_the_couplet_is_not_called_two_poems_in_turns():
+    """fresh22's 憫農 (前村後村水車聲, a 古詩 changing rhyme every couplet) was told 「似兩首詩隔句相間」: its couplets
+    each rhyme within themselves, so its odd and even lines are no two poems taken in turns."""
+    text = ("前村後村水車聲，咿咿軋軋終夜鳴。皇天不雨四十日，高田何止龜兆出。田家眼穿望早禾，早禾不熟奈饑何。"
+            "今年神祠禱不應，沽酒買牛空費多。天公高居民父母，有耳應聞下民語。乞我滂沱半朝雨，免遭縣吏鞭笞苦。")
+    assert "隔句相間" not in grade_poem(text, title="憫農").criteria["貫理"]["explanation"]

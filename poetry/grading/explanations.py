@@ -126,6 +126,28 @@ def explain_fluency(p: float, lines: list[str]) -> str:
     return f"字序多與唐人詩不同：{odd}，唐詩中少見這樣的用法，請詩伯自校。"
 
 
+def couplets_rhyme_within(lines: list[str]) -> bool:
+    """Whether half the couplets or more end both their lines in one rhyme (or 鄰韻): a 古詩 that changes rhyme by
+    the couplet (前村後村水車聲，咿咿軋軋終夜鳴) is made couplet by couplet, so its odd and even lines are not two
+    poems taken in turns, whatever the topic vectors say.
+
+    >>> couplets_rhyme_within(["前村後村水車聲", "咿咿軋軋終夜鳴", "田家眼穿望早禾", "早禾不熟奈饑何"])
+    True
+    >>> couplets_rhyme_within(["國破山河在", "城春草木深", "感時花濺淚", "恨別鳥驚心"])
+    False
+    """
+    from poetry.prosody import get_rhyme_book
+
+    book = get_rhyme_book("pingshui")
+
+    def rhymes(a: str, b: str) -> bool:
+        ga, gb = set(book.rhyme_groups_of(a)), set(book.rhyme_groups_of(b))
+        return bool(ga & gb or {n for g in ga for n in book.neighbours(g)} & gb)
+
+    pairs = [(lines[i][-1], lines[i + 1][-1]) for i in range(0, len(lines) - 1, 2) if lines[i] and lines[i + 1]]
+    return bool(pairs) and 2 * sum(rhymes(a, b) for a, b in pairs) >= len(pairs)
+
+
 def explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None = None) -> str:
     """Why 貫理 is what it is, naming the two lines where the sense breaks (between couplets, never
     inside one), or the couplet that holds least when the odd and the even lines read as two poems."""
@@ -136,7 +158,8 @@ def explain_coherence(p: float, lines: list[str], f: Mapping[str, float] | None 
         return "句句相承，意脈貫通。"
     vecs = [_text_vector(x) for x in lines]
     adj = [_cos(vecs[i], vecs[i + 1]) for i in range(len(lines) - 1)]
-    if band is Band.POOR and f is not None and len(lines) >= 6 and f.get("coh_parity_gap", 0.0) > PARITY_GAP:
+    if band is Band.POOR and f is not None and len(lines) >= 6 and f.get("coh_parity_gap", 0.0) > PARITY_GAP \
+            and not couplets_rhyme_within(lines):
         j = 2 * int(np.argmin(adj[0::2]))  # the couplet whose two lines agree least
         tones = "，平仄亦不相對" if couplet_features(lines[j], lines[j + 1])["tone_opposed"] < 0.5 else ""
         return f"單句與雙句各成一脈，似兩首詩隔句相間：「{lines[j]}」與「{lines[j + 1]}」上下不相屬，意象不接{tones}。"
