@@ -105,3 +105,13 @@ def test_a_real_scene_of_one_or_two_seasons_is_no_muddle(title, text):
 
 def parse(text):
     return [x for x in text.replace("。", "，").split("，") if x]
+
+
+def test_every_festival_has_its_season():
+    """FESTIVAL_SEASONS names the season of every festival festivals.json lists (中元 was added to both), so that no
+    festival's title escapes 四時雜出."""
+    from poetry.data import load_json
+    from poetry.grading.seasons import FESTIVAL_SEASONS
+
+    festivals = {name for name, f in load_json("festivals.json")["festivals"].items() if not f.get("occasion")}
+    assert festivals == set(FESTIVAL_SEASONS)

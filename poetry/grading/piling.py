@@ -26,7 +26,7 @@ twelfth session).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Mapping
 
@@ -117,8 +117,7 @@ def piling(lines: list[str]) -> Piling | None:
     f, seen = piling_features(lines)
     z = spec["intercept"] + sum(w * (f[name] - mu) / sd for name, mu, sd, w in
                                 zip(spec["features"], spec["mean"], spec["scale"], spec["coef"]))
-    return Piling(1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0))), seen.familiar, seen.redoubled, seen.colours,
-                  seen.everyday)
+    return replace(seen, probability=1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0))))
 
 
 def explain_piling(p: Piling) -> str:

@@ -101,6 +101,12 @@ def _table() -> tuple[Mapping[str, _Season], frozenset[str], tuple[str, ...]]:
     return MappingProxyType(seasons), stops, figures
 
 
+def _as_read(lines: list[str]) -> list[str]:
+    """The lines as the seasons' signs are read in them: in 简体, the figures of speech blanked (冰肌, 鬢雪)."""
+    figures = _table()[2]
+    return [blanked(to_simplified(line), figures) for line in lines]
+
+
 def season_of(title: str | None) -> tuple[str, str]:
     """(the season a clean title names by a time word of its topical part, the word as the title writes it), or
     ("", "") for none, two seasons, a festival's title, or a time word beside a name (江夏日, 宜春晚, 立春日).
@@ -154,7 +160,7 @@ def season_fit(title: str | None, lines: list[str], pairs: Mapping[str, str] = P
     if not season:
         return None
     seasons, _, figures = _table()
-    simple = [blanked(to_simplified(line), figures) for line in lines]
+    simple = _as_read(lines)
     text = "\n".join(simple)
     mine = words_written(text, seasons[season].signs)
     opposite = seasons[pairs[season]] if season in pairs else None
@@ -194,8 +200,6 @@ def explain_season(fit: SeasonFit | None) -> str:
             f"與題中「{fit.named}」（{SEASON_NAMES[fit.season]}）不合，似離題。")
 
 
-
-
 def title_season(title: str | None) -> str:
     """The season a title names: by a time word (``season_of``) or by its festival's season (FESTIVAL_SEASONS); "".
 
@@ -219,8 +223,8 @@ def mixed_seasons(title: str | None, lines: list[str]) -> tuple[tuple[str, tuple
     ['春', '夏', '秋', '冬']
     """
     season = title_season(title)
-    seasons, _, figures = _table()
-    text = "\n".join(blanked(to_simplified(line), figures) for line in lines)
+    seasons = _table()[0]
+    text = "\n".join(_as_read(lines))
     written = {s.name: found for s in seasons.values() if (found := words_written(text, s.marks))}
     four = len(written) == len(seasons) and len(lines) <= FOUR_SEASONS_LINES
     if not four and (not season or PAIRS[season] not in written or len(written) < MIXED_SEASONS
